@@ -1,0 +1,532 @@
+//! Propagation and search over fixed-size band bitboards; no heap use per puzzle.
+//!
+//! State is 27 candidate masks, one per (digit, band), each 27 bits (see
+//! [`tables`] for the layout), plus a mask per band of cells not yet solved. That is
+//! 120 bytes, copied onto a fixed guess stack when the search branches (no undo log).
+//!
+//! Propagation to a fixed point, after the givens and after every guess:
+//! 1. for each (digit, band) mask that changed: keep only triads on a feasible
+//!    permutation (locked candidates, box-line, and hidden singles in boxes follow), then
+//!    place the digit in rows of the band where it has one cell left (hidden singles);
+//! 2. once no mask changes: place every cell that has one candidate left (naked singles),
+//!    and fail on a cell with none.
+//!
+//! Search branches on a cell with two candidates when there is one (else the cell with
+//! fewest), trying one digit and, on backtrack, removing it from the cell.
+
+pub mod tables;
+
+use crate::grid::{Clash, Grid, CELLS};
+use tables::{BAND_ALL, COLUMN, PEERS_IN_BAND, SHRINK, TRIAD_KEEP};
+
+/// Maximum depth of the guess stack: each level solves at least one more cell.
+const MAX_DEPTH: usize = CELLS + 1;
+
+/// The bitboard state of one search node: what is copied on a guess.
+#[derive(Clone, Copy)]
+struct Board {
+    /// `candidates[digit * 3 + band]`: 27-bit cell mask where `digit` (0-based) may go.
+    candidates: [u32; 27],
+    /// `unsolved[band]`: 27-bit mask of the band's cells not yet placed.
+    unsolved: [u32; 3],
+}
+
+/// A saved node and the guess to undo when the branch taken from it fails.
+#[derive(Clone, Copy)]
+struct Frame {
+    board: Board,
+    digit: u8,
+    band: u8,
+    bit: u8,
+}
+
+/// Search effort for the last call, for benchmarks (as in tdoku's tables).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SearchStats {
+    /// Branches taken (each guess of a digit in a cell).
+    pub guesses: u32,
+    /// Passes of the propagation loop (band updates plus naked-single sweeps).
+    pub rounds: u32,
+}
+
+/// Result of [`Solver::solve`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// A solution was found (the first in search order).
+    Solved(Grid),
+    /// The givens do not clash but there is no solution.
+    Unsolvable,
+    /// Two givens clash.
+    Invalid(Clash),
+}
+
+/// Result of [`Solver::count`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Count {
+    /// Solutions found, at most the limit asked for.
+    pub solutions: u64,
+    /// The first solution found, if any.
+    pub first: Option<Grid>,
+}
+
+/// Result of [`Solver::classify`]: how many solutions, up to two.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Classification {
+    /// Exactly one solution.
+    Unique(Grid),
+    /// Two or more; holds one of them.
+    Multiple(Grid),
+    /// No solution, though the givens do not clash.
+    Unsolvable,
+    /// The givens clash.
+    Invalid(Clash),
+}
+
+/// A reusable solver: create one per worker thread and call it for every puzzle.
+///
+/// All search state lives inside this value in fixed-size arrays (about 12 KiB), so
+/// solving never allocates. Box it once if a thread's stack is small.
+pub struct Solver {
+    board: Board,
+    /// Bit `digit * 3 + band` set: that mask changed since its last band update.
+    dirty: u32,
+    stack: [Frame; MAX_DEPTH],
+    depth: usize,
+    stats: SearchStats,
+}
+
+impl Default for Solver {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Solver {
+    /// A fresh solver.
+    pub fn new() -> Solver {
+        let board = Board {
+            candidates: [BAND_ALL; 27],
+            unsolved: [BAND_ALL; 3],
+        };
+        Solver {
+            board,
+            dirty: 0,
+            stack: [Frame {
+                board,
+                digit: 0,
+                band: 0,
+                bit: 0,
+            }; MAX_DEPTH],
+            depth: 0,
+            stats: SearchStats::default(),
+        }
+    }
+
+    /// Search statistics of the last `solve`, `count` or `classify` call.
+    pub fn stats(&self) -> SearchStats {
+        self.stats
+    }
+
+    /// Finds the first solution, or says why there is none.
+    pub fn solve(&mut self, puzzle: &Grid) -> Outcome {
+        match self.search(puzzle, 1) {
+            Err(clash) => Outcome::Invalid(clash),
+            Ok(Count {
+                first: Some(solution),
+                ..
+            }) => Outcome::Solved(solution),
+            Ok(_) => Outcome::Unsolvable,
+        }
+    }
+
+    /// Counts solutions up to `limit` (at least 1), keeping the first one found.
+    ///
+    /// Clashing givens count as zero solutions; use [`Solver::classify`] to tell them apart.
+    pub fn count(&mut self, puzzle: &Grid, limit: u64) -> Count {
+        self.search(puzzle, limit.max(1)).unwrap_or(Count {
+            solutions: 0,
+            first: None,
+        })
+    }
+
+    /// Counts up to two solutions and names the class.
+    pub fn classify(&mut self, puzzle: &Grid) -> Classification {
+        let count = match self.search(puzzle, 2) {
+            Ok(count) => count,
+            Err(clash) => return Classification::Invalid(clash),
+        };
+        match (count.solutions, count.first) {
+            (1, Some(s)) => Classification::Unique(s),
+            (_, Some(s)) => Classification::Multiple(s),
+            _ => Classification::Unsolvable,
+        }
+    }
+
+    /// Depth-first search over propagated nodes, stopping at `limit` solutions.
+    fn search(&mut self, puzzle: &Grid, limit: u64) -> Result<Count, Clash> {
+        self.stats = SearchStats::default();
+        self.depth = 0;
+        let mut count = Count {
+            solutions: 0,
+            first: None,
+        };
+        if !self.load(puzzle) {
+            // Placing givens only fails when a peer already holds the same digit.
+            if let Some(clash) = puzzle.find_clash() {
+                return Err(clash);
+            }
+            return Ok(count);
+        }
+        let mut alive = self.propagate();
+        loop {
+            if alive {
+                if self.board.unsolved == [0; 3] {
+                    count.solutions += 1;
+                    if count.first.is_none() {
+                        count.first = Some(self.solution());
+                    }
+                    if count.solutions >= limit {
+                        return Ok(count);
+                    }
+                    alive = false;
+                } else {
+                    alive = self.guess();
+                }
+                continue;
+            }
+            if self.depth == 0 {
+                return Ok(count);
+            }
+            self.depth -= 1;
+            let frame = self.stack[self.depth];
+            self.board = frame.board;
+            self.dirty = 0;
+            self.clear(
+                frame.digit as usize * 3 + frame.band as usize,
+                1 << frame.bit,
+            );
+            alive = self.propagate();
+        }
+    }
+
+    /// Resets the board and places the givens; false when a given has no room.
+    fn load(&mut self, puzzle: &Grid) -> bool {
+        self.board = Board {
+            candidates: [BAND_ALL; 27],
+            unsolved: [BAND_ALL; 3],
+        };
+        self.dirty = (1 << 27) - 1;
+        for (index, &value) in puzzle.cells().iter().enumerate() {
+            if value == 0 {
+                continue;
+            }
+            let (band, bit) = (index / 27, (index % 27) as u32);
+            let digit = value as usize - 1;
+            if self.board.candidates[digit * 3 + band] & (1 << bit) == 0 {
+                return false;
+            }
+            self.place(digit, band, bit);
+        }
+        true
+    }
+
+    /// Places `digit` in cell `bit` of `band`: removes it from the cell's peers and
+    /// every other digit from the cell, and marks the cell solved.
+    #[inline(always)]
+    fn place(&mut self, digit: usize, band: usize, bit: u32) {
+        let cell = 1u32 << bit;
+        for d in 0..9 {
+            if d != digit {
+                self.clear(d * 3 + band, cell);
+            }
+        }
+        self.clear(digit * 3 + band, PEERS_IN_BAND[bit as usize]);
+        let column = COLUMN[(bit % 9) as usize];
+        self.clear(digit * 3 + (band + 1) % 3, column);
+        self.clear(digit * 3 + (band + 2) % 3, column);
+        self.board.unsolved[band] &= !cell;
+    }
+
+    /// Removes `cells` from mask `index`, marking it for a band update if it changed.
+    #[inline(always)]
+    fn clear(&mut self, index: usize, cells: u32) {
+        let old = self.board.candidates[index];
+        let new = old & !cells;
+        self.board.candidates[index] = new;
+        self.dirty |= ((old != new) as u32) << index;
+    }
+
+    /// Runs propagation to a fixed point; false on a contradiction.
+    fn propagate(&mut self) -> bool {
+        loop {
+            while self.dirty != 0 {
+                let index = self.dirty.trailing_zeros() as usize;
+                self.dirty &= self.dirty - 1;
+                if !self.update_band(index) {
+                    return false;
+                }
+            }
+            self.stats.rounds += 1;
+            match self.naked_singles() {
+                Sweep::Contradiction => return false,
+                Sweep::Placed => continue,
+                Sweep::Stable => {}
+            }
+            match self.column_singles() {
+                Sweep::Contradiction => return false,
+                Sweep::Placed => continue,
+                Sweep::Stable => return true,
+            }
+        }
+    }
+
+    /// Applies the triad rule and row hidden singles to one (digit, band) mask.
+    ///
+    /// Cells alone in their row are placed in one batch: the other digits lose those
+    /// cells, the other bands lose their columns, and the next triad pass removes the
+    /// rest of their boxes (a row confined to one triad takes that box for the digit).
+    #[inline(always)]
+    fn update_band(&mut self, index: usize) -> bool {
+        let (digit, band) = (index / 3, index % 3);
+        let mut mask = self.board.candidates[index];
+        loop {
+            let pattern = SHRINK[(mask & 0x1ff) as usize] as usize
+                | (SHRINK[((mask >> 9) & 0x1ff) as usize] as usize) << 3
+                | (SHRINK[((mask >> 18) & 0x1ff) as usize] as usize) << 6;
+            mask &= TRIAD_KEEP[pattern & 0x1ff];
+            if mask == 0 {
+                return false;
+            }
+            let singles = row_singles(mask) & self.board.unsolved[band];
+            if singles == 0 {
+                break;
+            }
+            for d in 0..9 {
+                if d != digit {
+                    self.clear(d * 3 + band, singles);
+                }
+            }
+            let folded = (singles | singles >> 9 | singles >> 18) & 0x1ff;
+            let columns = folded | folded << 9 | folded << 18;
+            self.clear(digit * 3 + (band + 1) % 3, columns);
+            self.clear(digit * 3 + (band + 2) % 3, columns);
+            self.board.unsolved[band] &= !singles;
+        }
+        self.board.candidates[index] = mask;
+        true
+    }
+
+    /// Places each digit that has one cell left in a column; fails on a column with none.
+    fn column_singles(&mut self) -> Sweep {
+        let mut placed = false;
+        for digit in 0..9 {
+            let (mut one, mut two) = (0u32, 0u32);
+            for band in 0..3 {
+                let m = self.board.candidates[digit * 3 + band];
+                for row in [m & 0x1ff, (m >> 9) & 0x1ff, (m >> 18) & 0x1ff] {
+                    two |= one & row;
+                    one |= row;
+                }
+            }
+            if one != 0x1ff {
+                return Sweep::Contradiction;
+            }
+            let alone = one & !two;
+            if alone == 0 {
+                continue;
+            }
+            let spread = alone | alone << 9 | alone << 18;
+            for band in 0..3 {
+                let mut cells =
+                    self.board.candidates[digit * 3 + band] & spread & self.board.unsolved[band];
+                while cells != 0 {
+                    let bit = cells.trailing_zeros();
+                    cells &= cells - 1;
+                    if self.board.candidates[digit * 3 + band] & (1 << bit) == 0 {
+                        return Sweep::Contradiction;
+                    }
+                    self.place(digit, band, bit);
+                    placed = true;
+                }
+            }
+        }
+        if placed {
+            Sweep::Placed
+        } else {
+            Sweep::Stable
+        }
+    }
+
+    /// Places every unsolved cell with a single candidate; fails on a cell with none.
+    fn naked_singles(&mut self) -> Sweep {
+        let mut placed = false;
+        for band in 0..3 {
+            let unsolved = self.board.unsolved[band];
+            if unsolved == 0 {
+                continue;
+            }
+            let (any, two, _) = self.candidate_counts(band);
+            if unsolved & !any != 0 {
+                return Sweep::Contradiction;
+            }
+            let mut singles = unsolved & !two;
+            while singles != 0 {
+                let bit = singles.trailing_zeros();
+                singles &= singles - 1;
+                let cell = 1u32 << bit;
+                let Some(digit) = (0..9).find(|&d| self.board.candidates[d * 3 + band] & cell != 0)
+                else {
+                    // An earlier placement in this sweep took the cell's last candidate.
+                    return Sweep::Contradiction;
+                };
+                self.place(digit, band, bit);
+                placed = true;
+            }
+        }
+        if placed {
+            Sweep::Placed
+        } else {
+            Sweep::Stable
+        }
+    }
+
+    /// Bit-sliced candidate counts for a band's cells: (at least 1, at least 2, at least 3).
+    #[inline(always)]
+    fn candidate_counts(&self, band: usize) -> (u32, u32, u32) {
+        let (mut one, mut two, mut three) = (0u32, 0u32, 0u32);
+        for digit in 0..9 {
+            let m = self.board.candidates[digit * 3 + band];
+            three |= two & m;
+            two |= one & m;
+            one |= m;
+        }
+        (one, two, three)
+    }
+
+    /// Branches on a cell: saves the node, then places the cell's lowest candidate.
+    fn guess(&mut self) -> bool {
+        let (band, bit) = self.pick_cell();
+        let cell = 1u32 << bit;
+        let digit = (0..9)
+            .find(|&d| self.board.candidates[d * 3 + band] & cell != 0)
+            .unwrap_or(0);
+        // Depth stays below MAX_DEPTH: every frame below this one placed at least one
+        // of the 81 cells, and this cell is unsolved.
+        self.stack[self.depth] = Frame {
+            board: self.board,
+            digit: digit as u8,
+            band: band as u8,
+            bit: bit as u8,
+        };
+        self.depth += 1;
+        self.stats.guesses += 1;
+        self.place(digit, band, bit);
+        self.propagate()
+    }
+
+    /// The unsolved cell to branch on: the first with two candidates, else the fewest.
+    fn pick_cell(&self) -> (usize, u32) {
+        let mut best = (0usize, 0u32, u32::MAX);
+        for band in 0..3 {
+            let unsolved = self.board.unsolved[band];
+            if unsolved == 0 {
+                continue;
+            }
+            let (_, two, three) = self.candidate_counts(band);
+            let pairs = unsolved & two & !three;
+            if pairs != 0 {
+                return (band, pairs.trailing_zeros());
+            }
+            let mut rest = unsolved;
+            while rest != 0 {
+                let bit = rest.trailing_zeros();
+                rest &= rest - 1;
+                let n = (0..9)
+                    .filter(|&d| self.board.candidates[d * 3 + band] & (1 << bit) != 0)
+                    .count() as u32;
+                if n < best.2 {
+                    best = (band, bit, n);
+                }
+            }
+        }
+        (best.0, best.1)
+    }
+
+    /// Reads the solved board back into a grid.
+    fn solution(&self) -> Grid {
+        let mut cells = [0u8; CELLS];
+        for digit in 0..9 {
+            for band in 0..3 {
+                let mut m = self.board.candidates[digit * 3 + band];
+                while m != 0 {
+                    let bit = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    cells[band * 27 + bit] = digit as u8 + 1;
+                }
+            }
+        }
+        let mut grid = Grid::EMPTY;
+        for (i, &v) in cells.iter().enumerate() {
+            grid.set(i, v);
+        }
+        grid
+    }
+}
+
+enum Sweep {
+    Contradiction,
+    Placed,
+    Stable,
+}
+
+/// Cells that are alone in their row of the band.
+#[inline(always)]
+fn row_singles(mask: u32) -> u32 {
+    let mut out = 0;
+    for shift in [0, 9, 18] {
+        let row = (mask >> shift) & 0x1ff;
+        if row & row.wrapping_sub(1) == 0 {
+            out |= row << shift;
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn grid(s: &str) -> Grid {
+        Grid::parse(s.as_bytes()).unwrap()
+    }
+
+    #[test]
+    fn solves_a_hard_puzzle() {
+        let p = grid(
+            "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........",
+        );
+        let mut solver = Solver::new();
+        let Outcome::Solved(s) = solver.solve(&p) else {
+            panic!("no solution")
+        };
+        assert!(s.is_valid_solution());
+        assert!(s.keeps_givens_of(&p));
+        assert!(matches!(solver.classify(&p), Classification::Unique(u) if u == s));
+    }
+
+    #[test]
+    fn empty_grid_has_many_solutions() {
+        let mut solver = Solver::new();
+        let c = solver.count(&Grid::EMPTY, 50);
+        assert_eq!(c.solutions, 50);
+        assert!(c.first.unwrap().is_valid_solution());
+    }
+
+    #[test]
+    fn solved_grid_is_unique() {
+        let g = grid(
+            "123456789456789123789123456312645978645978312978312645231564897564897231897231564",
+        );
+        assert_eq!(Solver::new().classify(&g), Classification::Unique(g));
+    }
+}

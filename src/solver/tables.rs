@@ -1,0 +1,160 @@
+//! Lookup tables for the band bitboards, built at compile time.
+//!
+//! A band is three rows of the grid. For one digit, its candidates in one band are a
+//! 27-bit mask, bit `row_in_band * 9 + column`:
+//!
+//! ```text
+//!            box 0       box 1       box 2
+//!  row 0:  b0  b1  b2 | b3  b4  b5 | b6  b7  b8
+//!  row 1:  b9  b10 b11| b12 b13 b14| b15 b16 b17
+//!  row 2:  b18 b19 b20| b21 b22 b23| b24 b25 b26
+//! ```
+//!
+//! A *triad* is the three cells where one row of the band crosses one box. Squashing
+//! each triad to one bit gives a 3x3 "triad pattern" (bit `row * 3 + box`). In any
+//! solution the digit occupies exactly one triad per row and one per box, so its
+//! triad pattern is one of the six 3x3 permutation matrices. Keeping only the triads
+//! that belong to some permutation inside the current pattern applies pointing and
+//! claiming (locked candidates) and box-line reasoning for the band in one lookup.
+
+/// Mask of all 27 cells of a band.
+pub const BAND_ALL: u32 = (1 << 27) - 1;
+
+/// `SHRINK[row_bits]`: for 9 column bits of one row, which of the 3 boxes are non-empty.
+pub static SHRINK: [u8; 512] = build_shrink();
+
+/// `TRIAD_KEEP[pattern]`: the 27-bit cell mask of triads that lie on some permutation
+/// contained in `pattern`; 0 when no permutation fits (the digit cannot be placed).
+pub static TRIAD_KEEP: [u32; 512] = build_triad_keep();
+
+/// `PEERS_IN_BAND[bit]`: cells of the same band that share a row, column or box with
+/// cell `bit`, excluding the cell itself.
+pub static PEERS_IN_BAND: [u32; 27] = build_peers_in_band();
+
+/// `COLUMN[col]`: the 27-bit mask of column `col` across a band's three rows.
+pub static COLUMN: [u32; 9] = build_columns();
+
+const fn build_shrink() -> [u8; 512] {
+    let mut table = [0u8; 512];
+    let mut v = 0;
+    while v < 512 {
+        let mut out = 0u8;
+        let mut b = 0;
+        while b < 3 {
+            if (v >> (3 * b)) & 7 != 0 {
+                out |= 1 << b;
+            }
+            b += 1;
+        }
+        table[v] = out;
+        v += 1;
+    }
+    table
+}
+
+const PERMUTATIONS: [[usize; 3]; 6] = [
+    [0, 1, 2],
+    [0, 2, 1],
+    [1, 0, 2],
+    [1, 2, 0],
+    [2, 0, 1],
+    [2, 1, 0],
+];
+
+const fn build_triad_keep() -> [u32; 512] {
+    let mut table = [0u32; 512];
+    let mut pattern = 0;
+    while pattern < 512 {
+        let mut keep_triads = 0u32;
+        let mut p = 0;
+        while p < 6 {
+            let perm = PERMUTATIONS[p];
+            let mut mask = 0u32;
+            let mut row = 0;
+            while row < 3 {
+                mask |= 1 << (row * 3 + perm[row]);
+                row += 1;
+            }
+            if mask & pattern as u32 == mask {
+                keep_triads |= mask;
+            }
+            p += 1;
+        }
+        let mut cells = 0u32;
+        let mut t = 0;
+        while t < 9 {
+            if keep_triads & (1 << t) != 0 {
+                let (row, bx) = (t / 3, t % 3);
+                cells |= 0b111 << (row * 9 + bx * 3);
+            }
+            t += 1;
+        }
+        table[pattern] = cells;
+        pattern += 1;
+    }
+    table
+}
+
+const fn build_peers_in_band() -> [u32; 27] {
+    let mut table = [0u32; 27];
+    let mut cell = 0;
+    while cell < 27 {
+        let (row, col) = (cell / 9, cell % 9);
+        let mut mask = 0u32;
+        let mut other = 0;
+        while other < 27 {
+            let (r, c) = (other / 9, other % 9);
+            if other != cell && (r == row || c == col || c / 3 == col / 3) {
+                mask |= 1 << other;
+            }
+            other += 1;
+        }
+        table[cell] = mask;
+        cell += 1;
+    }
+    table
+}
+
+const fn build_columns() -> [u32; 9] {
+    let mut table = [0u32; 9];
+    let mut c = 0;
+    while c < 9 {
+        table[c] = (1 << c) | (1 << (c + 9)) | (1 << (c + 18));
+        c += 1;
+    }
+    table
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn full_band_keeps_everything() {
+        assert_eq!(TRIAD_KEEP[511], BAND_ALL);
+    }
+
+    #[test]
+    fn impossible_pattern_keeps_nothing() {
+        // Rows 0 and 1 both confined to box 0: no permutation fits.
+        let pattern = 0b111_001_001;
+        assert_eq!(TRIAD_KEEP[pattern], 0);
+    }
+
+    #[test]
+    fn locked_candidates_are_removed() {
+        // Row 0 confined to box 0, others free: box 0 is taken, so rows 1 and 2 lose it.
+        let pattern = 0b111_111_001;
+        let keep = TRIAD_KEEP[pattern];
+        assert_eq!(keep & 0b111, 0b111);
+        assert_eq!(keep & (0b111 << 9), 0);
+        assert_eq!(keep & (0b111 << 18), 0);
+    }
+
+    #[test]
+    fn peers_cover_row_box_and_column() {
+        // Cell 0: row 0 (8 others), box 0 rows 1-2 (6 cells); column 0 is inside box 0.
+        assert_eq!(PEERS_IN_BAND[0].count_ones(), 8 + 6);
+        assert_eq!(PEERS_IN_BAND[0] & 1, 0);
+    }
+}
