@@ -1,0 +1,325 @@
+//! Runs the parsed command line: turns flags into library calls and errors into exit
+//! codes. `main.rs` only calls [`run`].
+
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use crate::bench::{self, BenchReport, ThreadResult};
+use crate::cli::{self, Cli, Command, FormatArg, InputArgs, RunArgs};
+use crate::corpus;
+use crate::input::{self, ColumnChoice, Format, InputError};
+use crate::output::{self, Output, OutputError};
+use crate::pipeline::{self, Mode, RunError, RunOptions};
+use crate::report::{write_hgrm, Latency};
+
+/// Exit status for errors (bad input, options, or output).
+const EXIT_ERROR: u8 = 2;
+/// Exit status of `classify --require-unique` when a record is not unique.
+const EXIT_NOT_UNIQUE: u8 = 1;
+
+/// Errors reported to the user as one line on stderr.
+#[derive(Debug)]
+pub enum AppError {
+    /// From a solve/classify run.
+    Run(RunError),
+    /// Input edge.
+    Input(InputError),
+    /// Output edge.
+    Output(OutputError),
+    /// Anything else worth one line.
+    Other(String),
+}
+
+impl std::fmt::Display for AppError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            AppError::Run(e) => e.fmt(f),
+            AppError::Input(e) => e.fmt(f),
+            AppError::Output(e) => e.fmt(f),
+            AppError::Other(s) => f.write_str(s),
+        }
+    }
+}
+
+impl From<RunError> for AppError {
+    fn from(e: RunError) -> Self {
+        AppError::Run(e)
+    }
+}
+impl From<InputError> for AppError {
+    fn from(e: InputError) -> Self {
+        AppError::Input(e)
+    }
+}
+impl From<OutputError> for AppError {
+    fn from(e: OutputError) -> Self {
+        AppError::Output(e)
+    }
+}
+
+impl AppError {
+    fn is_broken_pipe(&self) -> bool {
+        match self {
+            AppError::Run(RunError::Output(e)) | AppError::Output(e) => e.is_broken_pipe(),
+            _ => false,
+        }
+    }
+}
+
+/// Runs a parsed command line and returns the process exit code.
+pub fn run(cli: Cli) -> ExitCode {
+    // Ctrl-C: remove temporary output files, then exit as interrupted.
+    let _ = ctrlc::set_handler(|| {
+        output::remove_pending();
+        std::process::exit(130);
+    });
+    let result = match cli.command {
+        Command::Solve(args) => run_pipeline(Mode::Solve, &args, false),
+        Command::Classify(args) => run_pipeline(Mode::Classify, &args.run, args.require_unique),
+        Command::Bench(args) => run_bench(&args),
+        Command::Corpus(args) => run_corpus(&args),
+    };
+    match result {
+        Ok(code) => code,
+        // The reader of our stdout went away (`| head`): stop quietly, as cat does.
+        Err(e) if e.is_broken_pipe() => ExitCode::SUCCESS,
+        Err(e) => {
+            let _ = writeln!(std::io::stderr(), "sudoku-batch: error: {e}");
+            ExitCode::from(EXIT_ERROR)
+        }
+    }
+}
+
+fn format_choice(f: FormatArg) -> Option<Format> {
+    match f {
+        FormatArg::Auto => None,
+        FormatArg::Lines => Some(Format::Lines),
+        FormatArg::Csv => Some(Format::Csv),
+    }
+}
+
+fn column_choice(c: &Option<String>) -> ColumnChoice {
+    match c {
+        None => ColumnChoice::Auto,
+        Some(s) => match s.parse::<usize>() {
+            Ok(i) => ColumnChoice::Index(i),
+            Err(_) => ColumnChoice::Name(s.clone()),
+        },
+    }
+}
+
+fn default_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+fn is_stdin(path: &Path) -> bool {
+    path == Path::new("-")
+}
+
+fn run_pipeline(mode: Mode, args: &RunArgs, require_unique: bool) -> Result<ExitCode, AppError> {
+    let InputArgs {
+        input,
+        threads,
+        format,
+        column,
+        no_mmap,
+    } = &args.input;
+    let options = RunOptions {
+        mode,
+        threads: threads.map_or_else(default_threads, usize::from),
+        format: format_choice(*format),
+        column: column_choice(column),
+        progress: !args.quiet && !args.no_progress && std::io::stderr().is_terminal(),
+    };
+    // Open the input before the output, so a bad input leaves no output file behind.
+    let mapped = if is_stdin(input) {
+        None
+    } else {
+        Some(input::open_file(input, *no_mmap)?)
+    };
+    let mut out = Output::open(args.output.as_deref())?;
+    let (mut report, histogram) = match &mapped {
+        None => pipeline::run_stream(std::io::stdin().lock(), &options, &mut out)?,
+        Some(bytes) => pipeline::run_file(input, bytes, &options, &mut out)?,
+    };
+    report.input = input.display().to_string();
+    if report.records != report.rows_written {
+        return Err(AppError::Other(format!(
+            "{}: {} records read but {} rows written",
+            report.input, report.records, report.rows_written
+        )));
+    }
+    out.finish()?;
+    if let Some(path) = &args.report {
+        let json = serde_json::to_vec_pretty(&report)
+            .map_err(|e| AppError::Other(format!("cannot encode report: {e}")))?;
+        output::write_file(path, &json)?;
+    }
+    if let Some(path) = &args.histogram {
+        let mut text = Vec::new();
+        write_hgrm(&histogram, &mut text).map_err(|e| AppError::Other(e.to_string()))?;
+        output::write_file(path, &text)?;
+    }
+    if !args.quiet {
+        let _ = report.write_summary(&mut std::io::stderr());
+    }
+    let not_unique = report.records - report.counts.unique;
+    if require_unique && not_unique > 0 {
+        let lines: Vec<String> = report
+            .first_not_unique
+            .iter()
+            .map(|l| l.to_string())
+            .collect();
+        let _ = writeln!(
+            std::io::stderr(),
+            "sudoku-batch: {not_unique} records are not unique; first at lines {}",
+            lines.join(", ")
+        );
+        return Ok(ExitCode::from(EXIT_NOT_UNIQUE));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn load_puzzles(
+    path: &Path,
+    format: FormatArg,
+    column: &Option<String>,
+) -> Result<bench::Loaded, AppError> {
+    if is_stdin(path) {
+        return Err(AppError::Other(
+            "this command needs a file, not stdin: records are loaded once and reused".into(),
+        ));
+    }
+    let bytes = input::open_file(path, false)?;
+    let layout =
+        input::detect_layout(bytes.bytes(), format_choice(format), &column_choice(column))?;
+    let loaded = bench::load(bytes.bytes(), &layout);
+    bytes.check_unchanged(path)?;
+    Ok(loaded)
+}
+
+fn run_bench(args: &cli::BenchArgs) -> Result<ExitCode, AppError> {
+    let loaded = load_puzzles(&args.input, args.format, &args.column)?;
+    let mode = match args.mode {
+        cli::BenchMode::Solve => bench::BenchMode::Solve,
+        cli::BenchMode::Count => bench::BenchMode::Count,
+    };
+    let mut threads: Vec<usize> = args.threads.iter().map(|&t| usize::from(t)).collect();
+    if threads.is_empty() {
+        threads.push(1);
+        if default_threads() > 1 {
+            threads.push(default_threads());
+        }
+    }
+    if loaded.puzzles.is_empty() {
+        return Err(AppError::Other(format!(
+            "{}: no valid puzzles to time ({} invalid records)",
+            args.input.display(),
+            loaded.invalid
+        )));
+    }
+    let effort = bench::effort(&loaded.puzzles, mode);
+    let mut results: Vec<ThreadResult> = Vec::new();
+    for &t in &threads {
+        let (rates, histogram) = bench::measure(&loaded.puzzles, mode, t, args.warmup, args.rounds)
+            .map_err(|e| AppError::Other(format!("cannot start {t} threads: {e}")))?;
+        let rate = bench::summarise(&rates);
+        let base = results
+            .first()
+            .map_or((rate.median, t), |r| (r.puzzles_per_sec.median, r.threads));
+        let speedup = rate.median / base.0.max(1e-9);
+        results.push(ThreadResult {
+            threads: t,
+            puzzles_per_sec: rate,
+            speedup,
+            efficiency: speedup / (t as f64 / base.1 as f64),
+            latency_ns: Latency::from_histogram(&histogram),
+        });
+        if let Some(path) = &args.histogram {
+            let mut text = Vec::new();
+            write_hgrm(&histogram, &mut text).map_err(|e| AppError::Other(e.to_string()))?;
+            output::write_file(&per_thread_path(path, t), &text)?;
+        }
+    }
+    let report = BenchReport {
+        input: args.input.display().to_string(),
+        records: loaded.puzzles.len() as u64 + loaded.invalid,
+        timed: loaded.puzzles.len() as u64,
+        invalid: loaded.invalid,
+        parse_seconds: loaded.parse_seconds,
+        mode,
+        warmup: args.warmup,
+        rounds: args.rounds,
+        effort,
+        results,
+    };
+    let mut stdout = Output::open(None)?;
+    stdout.write_all(bench::table(&report).as_bytes())?;
+    stdout.finish()?;
+    if let Some(path) = &args.json {
+        let json = serde_json::to_vec_pretty(&report)
+            .map_err(|e| AppError::Other(format!("cannot encode report: {e}")))?;
+        output::write_file(path, &json)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `lat.hgrm` for 2 threads becomes `lat.t2.hgrm`.
+fn per_thread_path(path: &Path, threads: usize) -> PathBuf {
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let name = match path.extension() {
+        Some(ext) => format!("{stem}.t{threads}.{}", ext.to_string_lossy()),
+        None => format!("{stem}.t{threads}"),
+    };
+    path.with_file_name(name)
+}
+
+fn run_corpus(args: &cli::CorpusArgs) -> Result<ExitCode, AppError> {
+    let loaded = load_puzzles(&args.from, args.format, &args.column)?;
+    if loaded.puzzles.is_empty() {
+        return Err(AppError::Other(format!(
+            "{}: no valid puzzles to transform",
+            args.from.display()
+        )));
+    }
+    let mut out = Output::open(args.output.as_deref())?;
+    let mut buf = Vec::with_capacity(1 << 20);
+    let mut failed: Option<OutputError> = None;
+    corpus::generate(&loaded.puzzles, args.count, args.seed, |g| {
+        if failed.is_some() {
+            return;
+        }
+        buf.extend_from_slice(&g.to_line());
+        buf.push(b'\n');
+        if buf.len() >= 1 << 20 {
+            if let Err(e) = out.write_all(&buf) {
+                failed = Some(e);
+            }
+            buf.clear();
+        }
+    });
+    if let Some(e) = failed {
+        return Err(e.into());
+    }
+    out.write_all(&buf)?;
+    out.finish()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn per_thread_paths() {
+        assert_eq!(
+            per_thread_path(Path::new("out/lat.hgrm"), 2),
+            Path::new("out/lat.t2.hgrm")
+        );
+        assert_eq!(per_thread_path(Path::new("lat"), 4), Path::new("lat.t4"));
+    }
+}

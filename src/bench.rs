@@ -1,0 +1,266 @@
+//! The `bench` command's measuring core: timed in-memory passes over parsed puzzles for
+//! each thread count, with per-puzzle latency histograms and search statistics.
+//!
+//! Results are plain data (serialised to JSON, printed as a table by the caller).
+
+use std::sync::Mutex;
+use std::time::Instant;
+
+use hdrhistogram::Histogram;
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::grid::Grid;
+use crate::input::{for_each_record, Layout, RecordScratch};
+use crate::report::{new_histogram, Latency};
+use crate::solver::Solver;
+
+/// Puzzles handed to a worker at a time during a timed pass.
+const BATCH: usize = 256;
+
+/// What a pass computes per puzzle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BenchMode {
+    /// First solution.
+    Solve,
+    /// Solutions counted up to two.
+    Count,
+}
+
+/// Puzzles loaded for benchmarking.
+#[derive(Debug, Default)]
+pub struct Loaded {
+    /// Well-formed puzzles without clashing givens.
+    pub puzzles: Vec<Grid>,
+    /// Records excluded from timing (malformed or clashing givens).
+    pub invalid: u64,
+    /// Seconds spent finding and parsing records.
+    pub parse_seconds: f64,
+}
+
+/// Finds and parses every record of `data`, keeping the valid puzzles.
+pub fn load(data: &[u8], layout: &Layout) -> Loaded {
+    let start = Instant::now();
+    let mut loaded = Loaded::default();
+    let mut scratch = RecordScratch::default();
+    for_each_record(
+        &data[layout.data_start.min(data.len())..],
+        layout.first_line,
+        layout,
+        &mut scratch,
+        |record| match record.puzzle {
+            Ok(grid) if grid.find_clash().is_none() => loaded.puzzles.push(grid),
+            _ => loaded.invalid += 1,
+        },
+    );
+    loaded.parse_seconds = start.elapsed().as_secs_f64();
+    loaded
+}
+
+/// Throughput across rounds.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct Rate {
+    /// Median of the rounds' puzzles/s.
+    pub median: f64,
+    /// Slowest round.
+    pub min: f64,
+    /// Fastest round.
+    pub max: f64,
+}
+
+/// Results for one thread count.
+#[derive(Clone, Debug, Serialize)]
+pub struct ThreadResult {
+    /// Worker threads.
+    pub threads: usize,
+    /// Puzzles per second over the timed rounds.
+    pub puzzles_per_sec: Rate,
+    /// Median rate relative to the first thread count's median rate.
+    pub speedup: f64,
+    /// `speedup` divided by the thread ratio.
+    pub efficiency: f64,
+    /// Per-puzzle latency in nanoseconds over all timed rounds.
+    pub latency_ns: Latency,
+}
+
+/// Search effort per puzzle (independent of thread count).
+#[derive(Clone, Copy, Debug, Default, Serialize)]
+pub struct Effort {
+    /// Mean guesses per puzzle.
+    pub guesses_per_puzzle: f64,
+    /// Percentage of puzzles solved without any guess.
+    pub no_guess_percent: f64,
+}
+
+/// Everything `bench --json` writes.
+#[derive(Clone, Debug, Serialize)]
+pub struct BenchReport {
+    /// The input path.
+    pub input: String,
+    /// Records in the input (timed plus invalid).
+    pub records: u64,
+    /// Records timed.
+    pub timed: u64,
+    /// Records excluded from timing as invalid.
+    pub invalid: u64,
+    /// Seconds spent parsing, before any timing.
+    pub parse_seconds: f64,
+    /// What was timed.
+    pub mode: BenchMode,
+    /// Untimed passes per thread count.
+    pub warmup: u32,
+    /// Timed passes per thread count.
+    pub rounds: u32,
+    /// Search effort.
+    pub effort: Effort,
+    /// One entry per thread count, in the order asked.
+    pub results: Vec<ThreadResult>,
+}
+
+/// Measures search effort with one solver, untimed.
+pub fn effort(puzzles: &[Grid], mode: BenchMode) -> Effort {
+    let mut solver = Solver::new();
+    let (mut guesses, mut no_guess) = (0u64, 0u64);
+    for p in puzzles {
+        run_one(&mut solver, p, mode);
+        let g = solver.stats().guesses;
+        guesses += g as u64;
+        no_guess += (g == 0) as u64;
+    }
+    let n = puzzles.len().max(1) as f64;
+    Effort {
+        guesses_per_puzzle: guesses as f64 / n,
+        no_guess_percent: 100.0 * no_guess as f64 / n,
+    }
+}
+
+#[inline]
+fn run_one(solver: &mut Solver, puzzle: &Grid, mode: BenchMode) -> bool {
+    match mode {
+        BenchMode::Solve => matches!(solver.solve(puzzle), crate::Outcome::Solved(_)),
+        BenchMode::Count => solver.count(puzzle, 2).solutions == 1,
+    }
+}
+
+/// Runs `warmup` untimed and `rounds` timed passes with `threads` workers.
+///
+/// Returns the per-round rates and the merged latency histogram of the timed rounds.
+pub fn measure(
+    puzzles: &[Grid],
+    mode: BenchMode,
+    threads: usize,
+    warmup: u32,
+    rounds: u32,
+) -> Result<(Vec<f64>, Histogram<u64>), rayon::ThreadPoolBuildError> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()?;
+    let workers: Vec<Mutex<(Box<Solver>, Histogram<u64>)>> = (0..threads)
+        .map(|_| Mutex::new((Box::new(Solver::new()), new_histogram())))
+        .collect();
+    let pass = |timed: bool| {
+        let start = Instant::now();
+        pool.install(|| {
+            puzzles.par_chunks(BATCH).for_each(|batch| {
+                let slot = rayon::current_thread_index().unwrap_or(0) % workers.len();
+                let mut guard = workers[slot].lock().unwrap_or_else(|p| p.into_inner());
+                let (solver, histogram) = &mut *guard;
+                for p in batch {
+                    let t = Instant::now();
+                    std::hint::black_box(run_one(solver, std::hint::black_box(p), mode));
+                    if timed {
+                        histogram.saturating_record((t.elapsed().as_nanos() as u64).max(1));
+                    }
+                }
+            })
+        });
+        start.elapsed().as_secs_f64()
+    };
+    for _ in 0..warmup {
+        pass(false);
+    }
+    let rates = (0..rounds)
+        .map(|_| puzzles.len() as f64 / pass(true).max(1e-9))
+        .collect();
+    let mut merged = new_histogram();
+    for w in &workers {
+        let guard = w.lock().unwrap_or_else(|p| p.into_inner());
+        // Same bounds everywhere, so adding cannot fail.
+        let _ = merged.add(&guard.1);
+    }
+    Ok((rates, merged))
+}
+
+/// Median, min and max of per-round rates.
+pub fn summarise(rates: &[f64]) -> Rate {
+    let mut sorted = rates.to_vec();
+    sorted.sort_by(|a, b| a.total_cmp(b));
+    let n = sorted.len();
+    let median = if n == 0 {
+        0.0
+    } else if n % 2 == 1 {
+        sorted[n / 2]
+    } else {
+        (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0
+    };
+    Rate {
+        median,
+        min: sorted.first().copied().unwrap_or(0.0),
+        max: sorted.last().copied().unwrap_or(0.0),
+    }
+}
+
+/// The readable table printed by `bench`.
+pub fn table(report: &BenchReport) -> String {
+    let mut s = format!(
+        "{}: {} records ({} timed, {} invalid excluded), parsed in {:.3} s; mode {:?}, \
+         {} warmup + {} timed rounds\n\
+         guesses/puzzle {:.2}, solved without guessing {:.1}%\n\n",
+        report.input,
+        report.records,
+        report.timed,
+        report.invalid,
+        report.parse_seconds,
+        report.mode,
+        report.warmup,
+        report.rounds,
+        report.effort.guesses_per_puzzle,
+        report.effort.no_guess_percent,
+    );
+    s.push_str(
+        "threads  puzzles/s(median)        min        max  speedup  effic.  \
+         p50 us  p90 us  p99 us  p99.9 us   max us\n",
+    );
+    for r in &report.results {
+        let l = &r.latency_ns;
+        s.push_str(&format!(
+            "{:>7}  {:>17.0}  {:>9.0}  {:>9.0}  {:>7.2}  {:>6.2}  {:>6.2}  {:>6.2}  {:>6.2}  \
+             {:>8.2}  {:>7.1}\n",
+            r.threads,
+            r.puzzles_per_sec.median,
+            r.puzzles_per_sec.min,
+            r.puzzles_per_sec.max,
+            r.speedup,
+            r.efficiency,
+            l.p50 as f64 / 1e3,
+            l.p90 as f64 / 1e3,
+            l.p99 as f64 / 1e3,
+            l.p999 as f64 / 1e3,
+            l.max as f64 / 1e3,
+        ));
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn median_of_even_and_odd() {
+        assert_eq!(summarise(&[3.0, 1.0, 2.0]).median, 2.0);
+        let r = summarise(&[4.0, 1.0, 2.0, 3.0]);
+        assert_eq!((r.median, r.min, r.max), (2.5, 1.0, 4.0));
+    }
+}

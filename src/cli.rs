@@ -1,0 +1,168 @@
+//! Command-line definition (clap derive). Only flags and help text live here.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+/// Solve, classify and benchmark Sudoku puzzle datasets at hardware speed.
+///
+/// Inputs are one-puzzle-per-line files (81 cells, `.` or `0` for empty, text around the
+/// grid allowed) or CSV files with a puzzle column. Output is CSV with the columns
+/// line,puzzle,solution,status,reason,mismatch, one row per input record, in input order.
+#[derive(Debug, Parser)]
+#[command(name = "sudoku-batch", version, arg_required_else_help = true)]
+#[command(after_help = "Examples:\n  \
+    sudoku-batch solve data/norvig-top95.txt -o solutions.csv\n  \
+    sudoku-batch classify data/kaggle-3m-curated5000.csv --require-unique --report r.json\n  \
+    cat puzzles.txt | sudoku-batch classify - --threads 2 | head\n  \
+    sudoku-batch bench data/magictour-top1465.txt --mode count --threads 1,2\n  \
+    sudoku-batch corpus --from data/royle-17-clue-2k.txt --count 1000000 --seed 1 -o big.txt")]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Write the first solution of every record (status `solved`, `unsolvable` or `invalid`).
+    Solve(RunArgs),
+    /// Count solutions up to two per record (status `unique`, `multiple`, `unsolvable`,
+    /// `invalid`).
+    Classify(ClassifyArgs),
+    /// Time repeated passes of the solver over the records, for each thread count.
+    Bench(BenchArgs),
+    /// Build a large corpus by validity-preserving random transforms of real puzzles.
+    Corpus(CorpusArgs),
+}
+
+/// Input format choice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum FormatArg {
+    /// Detect from the first record line: CSV when it holds a comma.
+    Auto,
+    /// One puzzle per line.
+    Lines,
+    /// CSV with a puzzle column.
+    Csv,
+}
+
+/// Options shared by `solve`, `classify` and `bench` for reading input.
+#[derive(Debug, Args)]
+pub struct InputArgs {
+    /// Input file, or `-` for stdin.
+    pub input: PathBuf,
+    /// Worker threads (default: all cores).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub threads: Option<u16>,
+    /// Input format.
+    #[arg(long, value_enum, default_value_t = FormatArg::Auto)]
+    pub format: FormatArg,
+    /// CSV column holding puzzles: a header name or a 1-based index (default: a column
+    /// named puzzle/quizzes/grid, else the first whose values are 81-cell grids).
+    #[arg(long, value_name = "NAME|INDEX")]
+    pub column: Option<String>,
+    /// Read the file instead of memory-mapping it (for files that may change while read).
+    #[arg(long)]
+    pub no_mmap: bool,
+}
+
+/// Options of `solve` (and, flattened, `classify`).
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// Input selection.
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Output CSV file (default: stdout). Regular files are replaced atomically.
+    #[arg(short, long, value_name = "OUT")]
+    pub output: Option<PathBuf>,
+    /// Write a JSON summary (counts, wall time, rate, latency percentiles) here.
+    #[arg(long, value_name = "FILE.json")]
+    pub report: Option<PathBuf>,
+    /// Write the per-puzzle latency distribution (HdrHistogram .hgrm text, microseconds).
+    #[arg(long, value_name = "FILE.hgrm")]
+    pub histogram: Option<PathBuf>,
+    /// Print no summary on stderr.
+    #[arg(short, long)]
+    pub quiet: bool,
+    /// Never show a progress bar.
+    #[arg(long)]
+    pub no_progress: bool,
+}
+
+/// Options of `classify`.
+#[derive(Debug, Args)]
+pub struct ClassifyArgs {
+    /// Shared options.
+    #[command(flatten)]
+    pub run: RunArgs,
+    /// Exit with status 1 when any record is not `unique`, listing the first such lines.
+    #[arg(long)]
+    pub require_unique: bool,
+}
+
+/// What `bench` times.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum BenchMode {
+    /// First solution.
+    Solve,
+    /// Solutions counted up to two (uniqueness check).
+    Count,
+}
+
+/// Options of `bench`.
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// Input file (not stdin: records are loaded once and reused).
+    pub input: PathBuf,
+    /// What to time.
+    #[arg(long, value_enum, default_value_t = BenchMode::Count)]
+    pub mode: BenchMode,
+    /// Untimed passes before timing.
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    pub warmup: u32,
+    /// Timed passes; the median, min and max are reported.
+    #[arg(long, default_value_t = 5, value_name = "N",
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub rounds: u32,
+    /// Thread counts to sweep, comma-separated (default: 1 and all cores).
+    #[arg(long, value_delimiter = ',', value_name = "N,N,...",
+          value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub threads: Vec<u16>,
+    /// Input format.
+    #[arg(long, value_enum, default_value_t = FormatArg::Auto)]
+    pub format: FormatArg,
+    /// CSV column holding puzzles (as for solve).
+    #[arg(long, value_name = "NAME|INDEX")]
+    pub column: Option<String>,
+    /// Write the results as JSON here.
+    #[arg(long, value_name = "FILE.json")]
+    pub json: Option<PathBuf>,
+    /// Write one .hgrm latency file per thread count: FILE with `.tN` before the extension.
+    #[arg(long, value_name = "FILE.hgrm")]
+    pub histogram: Option<PathBuf>,
+}
+
+/// Options of `corpus`.
+#[derive(Debug, Args)]
+pub struct CorpusArgs {
+    /// Source puzzles (any input format the other commands read).
+    #[arg(long, value_name = "FILE")]
+    pub from: PathBuf,
+    /// Records to write.
+    #[arg(long, value_name = "N")]
+    pub count: u64,
+    /// Random seed; the same seed and source give the same corpus.
+    #[arg(long, default_value_t = 1, value_name = "S")]
+    pub seed: u64,
+    /// Output file (default: stdout), one 81-character puzzle per line.
+    #[arg(short, long, value_name = "OUT")]
+    pub output: Option<PathBuf>,
+    /// Input format of the source.
+    #[arg(long, value_enum, default_value_t = FormatArg::Auto)]
+    pub format: FormatArg,
+    /// CSV column holding puzzles in the source.
+    #[arg(long, value_name = "NAME|INDEX")]
+    pub column: Option<String>,
+}

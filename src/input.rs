@@ -1,0 +1,667 @@
+//! Input: mapping files, detecting the format, splitting into record-aligned chunks, and
+//! finding records inside a chunk without copying.
+//!
+//! Two formats are understood:
+//! - *lines*: one puzzle per line; the puzzle is the first whitespace-separated token of
+//!   81 cells, with any text around it (`<hash> <grid> <rating>`, `<grid> <solution>`,
+//!   `<grid> # note`). A second complete 81-digit token is taken as the expected solution.
+//!   `#` comment lines, blank lines and a lone DOS end-of-file byte (0x1A) are skipped.
+//! - *CSV*: a header row (optional), quoted fields, CRLF; the puzzle column is found by
+//!   name (`puzzle`, `quizzes`, ...) or as the first column holding 81-cell grids, and a
+//!   `solution`/`solutions` column, when present, gives expected solutions.
+
+use std::fs::File;
+use std::io::{self, Read};
+use std::path::{Path, PathBuf};
+
+use crate::grid::{cell_value, Grid, ParseError, ParseErrorKind, CELLS};
+
+/// Target chunk size; chunks end at the first record boundary after this many bytes.
+pub const CHUNK_BYTES: usize = 128 * 1024;
+
+/// Longest raw token copied into an `invalid` row's `puzzle` field.
+const RAW_KEEP: usize = 100;
+
+/// Header names recognised for the puzzle column, compared without case.
+const PUZZLE_NAMES: &[&str] = &["puzzle", "puzzles", "quizzes", "quiz", "grid", "sudoku"];
+/// Header names recognised for the expected-solution column, compared without case.
+const SOLUTION_NAMES: &[&str] = &["solution", "solutions", "answer"];
+
+/// Errors at the input edge: opening, reading or making sense of the file as a whole.
+#[derive(Debug)]
+pub enum InputError {
+    /// The input could not be opened or read.
+    Io {
+        /// The path, or `-` for stdin.
+        path: PathBuf,
+        /// The underlying error.
+        source: io::Error,
+    },
+    /// The input is a directory.
+    IsDirectory(PathBuf),
+    /// `--column` names no column of the CSV header.
+    NoSuchColumn {
+        /// What the user asked for.
+        column: String,
+        /// The header's column names.
+        header: Vec<String>,
+    },
+    /// No column of the CSV holds puzzles and `--column` was not given.
+    NoPuzzleColumn,
+    /// The input changed size while it was mapped.
+    Changed(PathBuf),
+}
+
+impl std::fmt::Display for InputError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            InputError::Io { path, source } => write!(f, "{}: {source}", path.display()),
+            InputError::IsDirectory(path) => write!(f, "{}: is a directory", path.display()),
+            InputError::NoSuchColumn { column, header } => write!(
+                f,
+                "--column {column}: no such column; the header has: {}",
+                header.join(", ")
+            ),
+            InputError::NoPuzzleColumn => write!(
+                f,
+                "no CSV column holds 81-cell puzzles; name one with --column NAME|INDEX"
+            ),
+            InputError::Changed(path) => write!(
+                f,
+                "{}: the file changed size while it was being read; results would be wrong",
+                path.display()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for InputError {}
+
+/// The record format of an input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// One puzzle per line.
+    Lines,
+    /// Comma-separated values.
+    Csv,
+}
+
+/// Which CSV column to read puzzles from, as given by `--column`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ColumnChoice {
+    /// Find it by header name or content.
+    Auto,
+    /// A header name, compared without case.
+    Name(String),
+    /// A 1-based field index.
+    Index(usize),
+}
+
+/// How to find records in the data: fixed once for the whole input.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Layout {
+    /// Lines or CSV.
+    pub format: Format,
+    /// 0-based CSV field holding the puzzle.
+    pub puzzle_field: usize,
+    /// 0-based CSV field holding the expected solution, if any.
+    pub solution_field: Option<usize>,
+    /// Name of the puzzle column for messages (`field N` when there is no header).
+    pub puzzle_name: String,
+    /// Byte offset where records start (after a BOM and a CSV header).
+    pub data_start: usize,
+    /// 1-based line number of the line at `data_start`.
+    pub first_line: u64,
+}
+
+/// The bytes of an input: a read-only map of a regular file, or bytes read into memory.
+pub enum InputBytes {
+    /// A memory-mapped regular file.
+    Mapped {
+        /// The map.
+        map: memmap2::Mmap,
+        /// The file's size when mapped, to detect changes.
+        len: u64,
+        /// The open file, to check its size again at the end.
+        file: File,
+    },
+    /// Bytes read in full (non-regular files, or `--no-mmap`).
+    Read(Vec<u8>),
+}
+
+impl InputBytes {
+    /// The whole input.
+    pub fn bytes(&self) -> &[u8] {
+        match self {
+            InputBytes::Mapped { map, .. } => map,
+            InputBytes::Read(bytes) => bytes,
+        }
+    }
+
+    /// Fails when a mapped file's size is no longer what it was when mapped.
+    pub fn check_unchanged(&self, path: &Path) -> Result<(), InputError> {
+        if let InputBytes::Mapped { len, file, .. } = self {
+            let now = file.metadata().map(|m| m.len()).unwrap_or(u64::MAX);
+            if now != *len {
+                return Err(InputError::Changed(path.to_path_buf()));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Opens a file for processing: maps a regular file unless `no_mmap`, else reads it.
+pub fn open_file(path: &Path, no_mmap: bool) -> Result<InputBytes, InputError> {
+    let io_err = |source| InputError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let file = File::open(path).map_err(io_err)?;
+    let meta = file.metadata().map_err(io_err)?;
+    if meta.is_dir() {
+        return Err(InputError::IsDirectory(path.to_path_buf()));
+    }
+    if meta.is_file() && !no_mmap && meta.len() > 0 {
+        // SAFETY: the map is read-only and private to this process. The caller promises
+        // not to truncate the file while it is mapped; a change of size is detected
+        // afterwards by `check_unchanged` and reported as an error rather than results.
+        if let Ok(map) = unsafe { memmap2::Mmap::map(&file) } {
+            let _ = map.advise(memmap2::Advice::Sequential);
+            return Ok(InputBytes::Mapped {
+                map,
+                len: meta.len(),
+                file,
+            });
+        }
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    let mut file = file;
+    file.read_to_end(&mut bytes).map_err(io_err)?;
+    Ok(InputBytes::Read(bytes))
+}
+
+/// Byte length of a UTF-8 byte-order mark at the start of `data`, else 0.
+fn bom_len(data: &[u8]) -> usize {
+    if data.starts_with(&[0xEF, 0xBB, 0xBF]) {
+        3
+    } else {
+        0
+    }
+}
+
+/// Strips a trailing `\r`.
+#[inline]
+fn trim_cr(line: &[u8]) -> &[u8] {
+    line.strip_suffix(b"\r").unwrap_or(line)
+}
+
+/// True for lines that hold no record: blank, `#` comments, a lone 0x1A.
+#[inline]
+fn is_skipped_line(line: &[u8]) -> bool {
+    match line.iter().position(|b| !b.is_ascii_whitespace()) {
+        None => true,
+        Some(i) => line[i] == b'#' || &line[i..] == b"\x1a",
+    }
+}
+
+/// Works out the layout from the start of the data: format, header, columns.
+///
+/// `head` must hold at least the first record line (a whole mapped file, or the first
+/// block read from stdin with every complete line in it).
+pub fn detect_layout(
+    head: &[u8],
+    format: Option<Format>,
+    column: &ColumnChoice,
+) -> Result<Layout, InputError> {
+    let start = bom_len(head);
+    // Find the first line that is not blank or a comment.
+    let mut offset = start;
+    let mut line_no = 1u64;
+    let mut first_record: &[u8] = &[];
+    while offset < head.len() {
+        let end = head[offset..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(head.len(), |i| offset + i);
+        let line = trim_cr(&head[offset..end]);
+        if !is_skipped_line(line) {
+            first_record = line;
+            break;
+        }
+        offset = end + 1;
+        line_no += 1;
+    }
+    let format = format.unwrap_or(if first_record.contains(&b',') {
+        Format::Csv
+    } else {
+        Format::Lines
+    });
+    let mut layout = Layout {
+        format,
+        puzzle_field: 0,
+        solution_field: None,
+        puzzle_name: "field 1".to_string(),
+        data_start: start,
+        first_line: 1,
+    };
+    if format == Format::Lines || first_record.is_empty() {
+        return Ok(layout);
+    }
+    let fields = csv_fields(first_record);
+    let is_grid = |f: &[u8]| f.len() == CELLS && f.iter().all(|&b| cell_value(b).is_some());
+    let has_header = !fields.iter().any(|f| is_grid(f));
+    let names: Vec<String> = fields
+        .iter()
+        .map(|f| String::from_utf8_lossy(f).trim().to_string())
+        .collect();
+    let find_name = |wanted: &[&str]| {
+        names
+            .iter()
+            .position(|n| wanted.iter().any(|w| n.eq_ignore_ascii_case(w)))
+    };
+    let puzzle_field = match column {
+        ColumnChoice::Index(i) if *i >= 1 && (!has_header || *i <= names.len()) => i - 1,
+        ColumnChoice::Index(i) => {
+            return Err(InputError::NoSuchColumn {
+                column: i.to_string(),
+                header: names,
+            })
+        }
+        ColumnChoice::Name(name) => {
+            match has_header.then(|| find_name(&[name.as_str()])).flatten() {
+                Some(i) => i,
+                None => {
+                    return Err(InputError::NoSuchColumn {
+                        column: name.clone(),
+                        header: if has_header { names } else { Vec::new() },
+                    })
+                }
+            }
+        }
+        ColumnChoice::Auto if has_header => match find_name(PUZZLE_NAMES) {
+            Some(i) => i,
+            None => first_grid_column(head, offset, first_record.len())
+                .ok_or(InputError::NoPuzzleColumn)?,
+        },
+        ColumnChoice::Auto => fields
+            .iter()
+            .position(|f| is_grid(f))
+            .ok_or(InputError::NoPuzzleColumn)?,
+    };
+    layout.puzzle_field = puzzle_field;
+    layout.puzzle_name = match names.get(puzzle_field) {
+        Some(name) if has_header => name.clone(),
+        _ => format!("field {}", puzzle_field + 1),
+    };
+    if has_header {
+        layout.solution_field = find_name(SOLUTION_NAMES).filter(|&i| i != puzzle_field);
+        let header_end = header_end(head, offset);
+        layout.data_start = header_end;
+        layout.first_line = line_no
+            + head[offset..header_end]
+                .iter()
+                .filter(|&&b| b == b'\n')
+                .count() as u64;
+    } else {
+        layout.solution_field = fields
+            .iter()
+            .enumerate()
+            .skip(puzzle_field + 1)
+            .find(|(_, f)| is_grid(f) && f.iter().all(|b| b.is_ascii_digit() && *b != b'0'))
+            .map(|(i, _)| i);
+    }
+    Ok(layout)
+}
+
+/// Splits one CSV line into unquoted fields (for detection only).
+fn csv_fields(line: &[u8]) -> Vec<Vec<u8>> {
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .from_reader(line);
+    let mut record = csv::ByteRecord::new();
+    match reader.read_byte_record(&mut record) {
+        Ok(true) => record.iter().map(|f| f.to_vec()).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Byte offset just past the CSV header record starting at `offset`.
+fn header_end(data: &[u8], offset: usize) -> usize {
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .from_reader(&data[offset..]);
+    let mut record = csv::ByteRecord::new();
+    let _ = reader.read_byte_record(&mut record);
+    let mut end = offset + reader.position().byte() as usize;
+    // After a CRLF the reader stops before the `\n`; the header line includes it.
+    if data.get(end) == Some(&b'\n') {
+        end += 1;
+    }
+    end
+}
+
+/// When no header name matches: the first column whose value in the first data row is a grid.
+fn first_grid_column(data: &[u8], header_offset: usize, _header_len: usize) -> Option<usize> {
+    let start = header_end(data, header_offset);
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .comment(Some(b'#'))
+        .from_reader(&data[start..]);
+    let mut record = csv::ByteRecord::new();
+    while let Ok(true) = reader.read_byte_record(&mut record) {
+        if record.iter().all(|f| f.is_empty()) {
+            continue;
+        }
+        return record
+            .iter()
+            .position(|f| f.len() == CELLS && f.iter().all(|&b| cell_value(b).is_some()));
+    }
+    None
+}
+
+/// Finds the end of the chunk that starts at the beginning of `data`: just past the
+/// first record boundary at or after `target` bytes, or the end of `data`.
+///
+/// For CSV a newline inside a quoted field is not a boundary; `in_quotes` carries the
+/// quoting state from the end of the previous chunk and is updated.
+pub fn chunk_end(data: &[u8], target: usize, format: Format, in_quotes: &mut bool) -> usize {
+    match format {
+        Format::Lines => {
+            if target >= data.len() {
+                return data.len();
+            }
+            data[target..]
+                .iter()
+                .position(|&b| b == b'\n')
+                .map_or(data.len(), |i| target + i + 1)
+        }
+        Format::Csv => {
+            let mut quoted = *in_quotes;
+            for (i, &b) in data.iter().enumerate() {
+                if b == b'"' {
+                    quoted = !quoted;
+                } else if b == b'\n' && !quoted && i >= target {
+                    *in_quotes = quoted;
+                    return i + 1;
+                }
+            }
+            *in_quotes = quoted;
+            data.len()
+        }
+    }
+}
+
+/// Where a record's puzzle went wrong.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RecordError {
+    /// The puzzle text is not an 81-cell grid; `column` is 1-based within the line
+    /// (lines format) or within the field (CSV).
+    Parse(ParseError),
+    /// The line has no token at all that could be a grid.
+    NoGrid,
+    /// A CSV row with fewer fields than the puzzle column needs.
+    MissingField(usize),
+}
+
+/// One record found in a chunk, borrowing its text from the chunk.
+#[derive(Debug)]
+pub struct Record<'a> {
+    /// 1-based line number of the record in the input.
+    pub line: u64,
+    /// The puzzle, or why the text is not one.
+    pub puzzle: Result<Grid, RecordError>,
+    /// The puzzle text as it appears in the input (for `invalid` rows).
+    pub raw: &'a [u8],
+    /// The expected solution given in the input, if any (`Err` when it is malformed).
+    pub expected: Option<Result<Grid, ()>>,
+}
+
+/// Scratch space reused across chunks by one worker (CSV parsing needs a record buffer).
+#[derive(Default)]
+pub struct RecordScratch {
+    record: csv::ByteRecord,
+}
+
+/// Calls `each` for every record in `chunk`, in order.
+///
+/// `first_line` is the 1-based line number of the chunk's first byte. No allocation
+/// happens per record: lines are scanned in place and CSV fields are read into the
+/// reused `scratch` record.
+pub fn for_each_record<F>(
+    chunk: &[u8],
+    first_line: u64,
+    layout: &Layout,
+    scratch: &mut RecordScratch,
+    mut each: F,
+) where
+    F: FnMut(Record<'_>),
+{
+    match layout.format {
+        Format::Lines => {
+            for (line_no, line) in (first_line..).zip(chunk.split(|&b| b == b'\n')) {
+                let line = trim_cr(line);
+                if !is_skipped_line(line) {
+                    each(line_record(line, line_no));
+                }
+            }
+        }
+        Format::Csv => {
+            let mut reader = csv::ReaderBuilder::new()
+                .has_headers(false)
+                .flexible(true)
+                .comment(Some(b'#'))
+                .from_reader(chunk);
+            let record = &mut scratch.record;
+            // Line numbers are counted here from byte offsets: the csv crate's own
+            // line count lags by one after CRLF line ends.
+            let (mut counted_to, mut line) = (0usize, first_line);
+            loop {
+                match reader.read_byte_record(record) {
+                    Ok(true) => {}
+                    Ok(false) => break,
+                    // Byte records only fail on I/O, which a slice cannot produce.
+                    Err(_) => break,
+                }
+                let mut start = record.position().map_or(0, |p| p.byte() as usize);
+                while matches!(chunk.get(start), Some(b'\r' | b'\n')) {
+                    start += 1;
+                }
+                let start = start.min(chunk.len()).max(counted_to);
+                line += chunk[counted_to..start]
+                    .iter()
+                    .filter(|&&b| b == b'\n')
+                    .count() as u64;
+                counted_to = start;
+                if record.len() == 1 && is_skipped_line(&record[0]) {
+                    continue;
+                }
+                let raw = record.get(layout.puzzle_field);
+                let puzzle = match raw {
+                    None => Err(RecordError::MissingField(record.len())),
+                    Some(field) => Grid::parse(field).map_err(RecordError::Parse),
+                };
+                let expected = layout
+                    .solution_field
+                    .and_then(|i| record.get(i))
+                    .filter(|f| !f.is_empty())
+                    .map(|f| Grid::parse(f).map_err(|_| ()));
+                each(Record {
+                    line,
+                    puzzle,
+                    raw: raw.unwrap_or(&[]),
+                    expected,
+                });
+            }
+        }
+    }
+}
+
+/// Finds the puzzle (and an expected solution) on one line of the lines format.
+fn line_record(line: &[u8], line_no: u64) -> Record<'_> {
+    // Text after a `#` that starts a word is a note.
+    let end = line
+        .iter()
+        .enumerate()
+        .position(|(i, &b)| b == b'#' && (i == 0 || line[i - 1].is_ascii_whitespace()))
+        .unwrap_or(line.len());
+    let text = &line[..end];
+    let mut puzzle: Option<(usize, &[u8])> = None;
+    let mut longest: Option<(usize, &[u8])> = None;
+    let mut expected = None;
+    let mut pos = 0;
+    for token in text.split(|b| b.is_ascii_whitespace()) {
+        let start = pos;
+        pos += token.len() + 1;
+        if token.is_empty() {
+            continue;
+        }
+        let is_grid = token.len() == CELLS && token.iter().all(|&b| cell_value(b).is_some());
+        if is_grid {
+            if puzzle.is_none() {
+                puzzle = Some((start, token));
+            } else if expected.is_none() && token.iter().all(|&b| (b'1'..=b'9').contains(&b)) {
+                expected = Grid::parse(token).ok().map(Ok);
+            }
+        } else if longest.is_none_or(|(_, t)| t.len() < token.len()) {
+            longest = Some((start, token));
+        }
+    }
+    match (puzzle, longest) {
+        (Some((_, token)), _) => Record {
+            line: line_no,
+            puzzle: Grid::parse(token).map_err(RecordError::Parse),
+            raw: token,
+            expected,
+        },
+        (None, Some((start, token))) => {
+            let err = match Grid::parse(token) {
+                Err(e) => e,
+                // Unreachable in practice: an 81-cell grid token would have been taken.
+                Ok(_) => ParseError {
+                    column: 1,
+                    kind: ParseErrorKind::TooShort(token.len()),
+                },
+            };
+            Record {
+                line: line_no,
+                puzzle: Err(RecordError::Parse(ParseError {
+                    column: start + err.column,
+                    kind: err.kind,
+                })),
+                raw: token,
+                expected: None,
+            }
+        }
+        (None, None) => Record {
+            line: line_no,
+            puzzle: Err(RecordError::NoGrid),
+            raw: text,
+            expected: None,
+        },
+    }
+}
+
+/// Appends `raw` to `out` as a safe CSV field: at most [`RAW_KEEP`] bytes, bytes outside
+/// printable ASCII shown as `?`, quoted when it holds a comma or quote.
+pub fn write_raw_field(out: &mut Vec<u8>, raw: &[u8]) {
+    let cut = &raw[..raw.len().min(RAW_KEEP)];
+    let needs_quotes = cut.iter().any(|&b| b == b',' || b == b'"');
+    if needs_quotes {
+        out.push(b'"');
+    }
+    for &b in cut {
+        match b {
+            b'"' => out.extend_from_slice(b"\"\""),
+            0x20..=0x7e => out.push(b),
+            _ => out.push(b'?'),
+        }
+    }
+    if raw.len() > RAW_KEEP {
+        out.extend_from_slice(b"...");
+    }
+    if needs_quotes {
+        out.push(b'"');
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const P: &str =
+        "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
+
+    fn records(data: &[u8], layout: &Layout) -> Vec<(u64, bool)> {
+        let mut out = Vec::new();
+        let mut scratch = RecordScratch::default();
+        for_each_record(
+            &data[layout.data_start..],
+            layout.first_line,
+            layout,
+            &mut scratch,
+            |r| out.push((r.line, r.puzzle.is_ok())),
+        );
+        out
+    }
+
+    #[test]
+    fn lines_skip_comments_blanks_and_eof_byte() {
+        let data = format!("# c\r\n\r\n{P}\r\n  \n{P} 7.2\n\x1a");
+        let layout = detect_layout(data.as_bytes(), None, &ColumnChoice::Auto).unwrap();
+        assert_eq!(layout.format, Format::Lines);
+        assert_eq!(
+            records(data.as_bytes(), &layout),
+            vec![(3, true), (5, true)]
+        );
+    }
+
+    #[test]
+    fn csv_header_and_columns_are_found() {
+        let data = format!("id,Puzzle,solution\r\n1,{P},\r\n2,\"{P}\",x\r\n");
+        let layout = detect_layout(data.as_bytes(), None, &ColumnChoice::Auto).unwrap();
+        assert_eq!(layout.format, Format::Csv);
+        assert_eq!(layout.puzzle_field, 1);
+        assert_eq!(layout.solution_field, Some(2));
+        assert_eq!(layout.first_line, 2);
+        assert_eq!(
+            records(data.as_bytes(), &layout),
+            vec![(2, true), (3, true)]
+        );
+    }
+
+    #[test]
+    fn bad_column_is_an_error() {
+        let data = format!("a,b\n{P},1\n");
+        let err = detect_layout(data.as_bytes(), None, &ColumnChoice::Name("nope".into()));
+        assert!(matches!(err, Err(InputError::NoSuchColumn { .. })));
+    }
+
+    #[test]
+    fn parse_error_columns_are_line_relative() {
+        let line = format!("abc {}x", &P[..80]);
+        let r = line_record(line.as_bytes(), 7);
+        let Err(RecordError::Parse(e)) = r.puzzle else {
+            panic!("{:?}", r.puzzle)
+        };
+        assert_eq!(e.column, 5 + 80);
+        assert_eq!(e.kind, ParseErrorKind::BadByte(b'x'));
+    }
+
+    #[test]
+    fn csv_chunks_do_not_split_quoted_newlines() {
+        let data = b"a,\"x\ny\"\nb,c\n";
+        let mut q = false;
+        assert_eq!(chunk_end(data, 1, Format::Csv, &mut q), 8);
+        assert!(!q);
+    }
+
+    #[test]
+    fn raw_fields_are_made_safe() {
+        let mut out = Vec::new();
+        write_raw_field(&mut out, b"a,\"b\xff");
+        assert_eq!(out, b"\"a,\"\"b?\"");
+    }
+}

@@ -1,0 +1,211 @@
+//! Output sinks: regular files are written atomically (a temporary file in the same
+//! directory, renamed into place on success); special files (`/dev/null`, FIFOs,
+//! `/dev/stdout`) and stdout are written directly, never replaced.
+//!
+//! Temporary files are registered so that an interrupted run (Ctrl-C) removes them.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+/// Temporary files to delete if the process is interrupted.
+static PENDING: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// Errors at the output edge.
+#[derive(Debug)]
+pub enum OutputError {
+    /// The output (or its temporary file) could not be created.
+    Create {
+        /// The output path asked for.
+        path: PathBuf,
+        /// The underlying error.
+        source: io::Error,
+    },
+    /// Writing failed (disk full, closed pipe, ...).
+    Write {
+        /// The output path, `-` for stdout.
+        path: PathBuf,
+        /// The underlying error.
+        source: io::Error,
+    },
+}
+
+impl OutputError {
+    /// True when the reader of a pipe went away (`| head`): not worth a message.
+    pub fn is_broken_pipe(&self) -> bool {
+        matches!(self, OutputError::Write { source, .. } if source.kind() == io::ErrorKind::BrokenPipe)
+    }
+}
+
+impl std::fmt::Display for OutputError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            OutputError::Create { path, source } => {
+                write!(f, "{}: cannot create output: {source}", path.display())
+            }
+            OutputError::Write { path, source } => {
+                write!(f, "{}: write failed: {source}", path.display())
+            }
+        }
+    }
+}
+
+impl std::error::Error for OutputError {}
+
+enum Target {
+    Stdout(io::Stdout),
+    Direct(File),
+    Atomic { file: File, temp: PathBuf },
+}
+
+impl Write for Target {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match self {
+            Target::Stdout(s) => s.write(buf),
+            Target::Direct(f) | Target::Atomic { file: f, .. } => f.write(buf),
+        }
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        match self {
+            Target::Stdout(s) => s.flush(),
+            Target::Direct(f) | Target::Atomic { file: f, .. } => f.flush(),
+        }
+    }
+}
+
+/// A place to write results; call [`Output::finish`] to commit.
+pub struct Output {
+    buffer: BufWriter<Target>,
+    path: PathBuf,
+    committed: bool,
+}
+
+impl Output {
+    /// Opens `path` for writing; `None` or `-` means stdout.
+    pub fn open(path: Option<&Path>) -> Result<Output, OutputError> {
+        let create_err = |p: &Path| {
+            let p = p.to_path_buf();
+            move |source| OutputError::Create { path: p, source }
+        };
+        let (target, shown) = match path {
+            None => (Target::Stdout(io::stdout()), PathBuf::from("-")),
+            Some(p) if p == Path::new("-") => (Target::Stdout(io::stdout()), PathBuf::from("-")),
+            Some(p) => match fs::metadata(p) {
+                Ok(meta) if meta.is_dir() => {
+                    return Err(OutputError::Create {
+                        path: p.to_path_buf(),
+                        source: io::Error::other("is a directory"),
+                    })
+                }
+                Ok(meta) if !meta.is_file() => {
+                    let file = OpenOptions::new()
+                        .write(true)
+                        .open(p)
+                        .map_err(create_err(p))?;
+                    (Target::Direct(file), p.to_path_buf())
+                }
+                _ => {
+                    let temp = temp_path(p);
+                    let file = OpenOptions::new()
+                        .write(true)
+                        .create_new(true)
+                        .open(&temp)
+                        .map_err(create_err(p))?;
+                    register(&temp);
+                    (Target::Atomic { file, temp }, p.to_path_buf())
+                }
+            },
+        };
+        Ok(Output {
+            buffer: BufWriter::with_capacity(256 * 1024, target),
+            path: shown,
+            committed: false,
+        })
+    }
+
+    /// The path shown in messages (`-` for stdout).
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Writes bytes.
+    pub fn write_all(&mut self, bytes: &[u8]) -> Result<(), OutputError> {
+        self.buffer
+            .write_all(bytes)
+            .map_err(|source| OutputError::Write {
+                path: self.path.clone(),
+                source,
+            })
+    }
+
+    /// Flushes and, for a regular file, renames the temporary file into place.
+    pub fn finish(mut self) -> Result<(), OutputError> {
+        let path = self.path.clone();
+        let write_err = |source| OutputError::Write {
+            path: path.clone(),
+            source,
+        };
+        self.buffer.flush().map_err(write_err)?;
+        if let Target::Atomic { file, temp } = self.buffer.get_ref() {
+            file.sync_all().map_err(write_err)?;
+            fs::rename(temp, &self.path).map_err(write_err)?;
+            unregister(temp);
+        }
+        self.committed = true;
+        Ok(())
+    }
+}
+
+impl Drop for Output {
+    fn drop(&mut self) {
+        if let Target::Atomic { temp, .. } = self.buffer.get_ref() {
+            if !self.committed {
+                let _ = fs::remove_file(temp);
+                unregister(temp);
+            }
+        }
+    }
+}
+
+/// `.NAME.PID.tmp` beside the destination, so the final rename stays on one filesystem.
+fn temp_path(dest: &Path) -> PathBuf {
+    let name = dest
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "output".into());
+    let temp_name = format!(".{name}.{}.tmp", std::process::id());
+    match dest.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir.join(temp_name),
+        _ => PathBuf::from(temp_name),
+    }
+}
+
+fn register(path: &Path) {
+    if let Ok(mut pending) = PENDING.lock() {
+        pending.push(path.to_path_buf());
+    }
+}
+
+fn unregister(path: &Path) {
+    if let Ok(mut pending) = PENDING.lock() {
+        pending.retain(|p| p != path);
+    }
+}
+
+/// Writes a small file (report, histogram) atomically in one go.
+pub fn write_file(path: &Path, bytes: &[u8]) -> Result<(), OutputError> {
+    let mut out = Output::open(Some(path))?;
+    out.write_all(bytes)?;
+    out.finish()
+}
+
+/// Removes every registered temporary file; called from the Ctrl-C handler.
+pub fn remove_pending() {
+    // try_lock: never block inside an interrupt path if a writer holds the lock.
+    if let Ok(pending) = PENDING.try_lock() {
+        for p in pending.iter() {
+            let _ = fs::remove_file(p);
+        }
+    }
+}

@@ -1,0 +1,278 @@
+//! Results as plain data: per-status counts, latency percentiles, and their exporters
+//! (human summary, JSON, HdrHistogram `.hgrm` text). Measuring code never formats.
+
+use std::io::{self, Write};
+
+use hdrhistogram::Histogram;
+use serde::Serialize;
+
+/// Highest latency the histograms track exactly (60 s); larger values saturate.
+pub const MAX_LATENCY_NS: u64 = 60_000_000_000;
+
+/// A latency histogram in nanoseconds, 3 significant digits.
+pub fn new_histogram() -> Histogram<u64> {
+    // The bounds are constants that satisfy the crate's requirements (low >= 1,
+    // high >= 2 * low, sigfig <= 5), so creation cannot fail.
+    Histogram::new_with_bounds(1, MAX_LATENCY_NS, 3).expect("valid histogram bounds")
+}
+
+/// Output status of one record.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// Exactly one solution (classify).
+    Unique,
+    /// Two or more solutions (classify).
+    Multiple,
+    /// A solution was found, uniqueness not checked (solve).
+    Solved,
+    /// Well-formed, no clash, no solution.
+    Unsolvable,
+    /// Malformed record or clashing givens.
+    Invalid,
+}
+
+impl Status {
+    /// The status word written in the `status` column.
+    pub fn word(self) -> &'static str {
+        match self {
+            Status::Unique => "unique",
+            Status::Multiple => "multiple",
+            Status::Solved => "solved",
+            Status::Unsolvable => "unsolvable",
+            Status::Invalid => "invalid",
+        }
+    }
+}
+
+/// Records per status.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct StatusCounts {
+    /// `unique` records.
+    pub unique: u64,
+    /// `multiple` records.
+    pub multiple: u64,
+    /// `solved` records.
+    pub solved: u64,
+    /// `unsolvable` records.
+    pub unsolvable: u64,
+    /// `invalid` records.
+    pub invalid: u64,
+}
+
+impl StatusCounts {
+    /// Counts one record.
+    #[inline]
+    pub fn add(&mut self, status: Status) {
+        match status {
+            Status::Unique => self.unique += 1,
+            Status::Multiple => self.multiple += 1,
+            Status::Solved => self.solved += 1,
+            Status::Unsolvable => self.unsolvable += 1,
+            Status::Invalid => self.invalid += 1,
+        }
+    }
+
+    /// Adds another set of counts.
+    pub fn merge(&mut self, other: &StatusCounts) {
+        self.unique += other.unique;
+        self.multiple += other.multiple;
+        self.solved += other.solved;
+        self.unsolvable += other.unsolvable;
+        self.invalid += other.invalid;
+    }
+
+    /// All records counted.
+    pub fn total(&self) -> u64 {
+        self.unique + self.multiple + self.solved + self.unsolvable + self.invalid
+    }
+}
+
+/// Latency percentiles in nanoseconds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct Latency {
+    /// Median.
+    pub p50: u64,
+    /// 90th percentile.
+    pub p90: u64,
+    /// 99th percentile.
+    pub p99: u64,
+    /// 99.9th percentile.
+    pub p999: u64,
+    /// Largest recorded.
+    pub max: u64,
+    /// Arithmetic mean.
+    pub mean: f64,
+}
+
+impl Latency {
+    /// Percentiles of a histogram (all zero when it is empty).
+    pub fn from_histogram(h: &Histogram<u64>) -> Latency {
+        if h.is_empty() {
+            return Latency::default();
+        }
+        Latency {
+            p50: h.value_at_quantile(0.50),
+            p90: h.value_at_quantile(0.90),
+            p99: h.value_at_quantile(0.99),
+            p999: h.value_at_quantile(0.999),
+            max: h.max(),
+            mean: h.mean(),
+        }
+    }
+}
+
+/// Summary of a `solve` or `classify` run, written as JSON by `--report`.
+#[derive(Clone, Debug, Serialize)]
+pub struct RunReport {
+    /// `solve` or `classify`.
+    pub command: String,
+    /// The input path, `-` for stdin.
+    pub input: String,
+    /// Records read from the input.
+    pub records: u64,
+    /// Rows written to the output (equals `records` on every successful run).
+    pub rows_written: u64,
+    /// Records per status.
+    pub counts: StatusCounts,
+    /// Records whose solution given in the input differs from the computed one.
+    pub mismatches: u64,
+    /// Wall-clock seconds from opening the input to the last row written.
+    pub wall_seconds: f64,
+    /// Records per second over the wall time.
+    pub puzzles_per_sec: f64,
+    /// Worker threads used.
+    pub threads: usize,
+    /// Per-puzzle solver latency in nanoseconds (parse and output excluded).
+    pub latency_ns: Latency,
+    /// Line numbers of the first records that were not `unique` (classify), at most 10.
+    pub first_not_unique: Vec<u64>,
+}
+
+impl RunReport {
+    /// Writes the human summary shown on stderr.
+    pub fn write_summary(&self, out: &mut dyn Write) -> io::Result<()> {
+        let c = &self.counts;
+        writeln!(
+            out,
+            "{}: {} records in, {} rows out{}",
+            self.input,
+            self.records,
+            self.rows_written,
+            if self.records == self.rows_written {
+                ""
+            } else {
+                " (MISMATCH: records lost)"
+            }
+        )?;
+        let mut parts = Vec::new();
+        for (n, word) in [
+            (c.unique, "unique"),
+            (c.multiple, "multiple"),
+            (c.solved, "solved"),
+            (c.unsolvable, "unsolvable"),
+            (c.invalid, "invalid"),
+        ] {
+            if n > 0 {
+                parts.push(format!("{word} {n}"));
+            }
+        }
+        if self.mismatches > 0 {
+            parts.push(format!("solution mismatches {}", self.mismatches));
+        }
+        if parts.is_empty() {
+            parts.push("no records".to_string());
+        }
+        writeln!(out, "  {}", parts.join(", "))?;
+        writeln!(
+            out,
+            "  {:.3} s wall, {:.0} puzzles/s, {} threads",
+            self.wall_seconds, self.puzzles_per_sec, self.threads
+        )?;
+        let l = &self.latency_ns;
+        writeln!(
+            out,
+            "  latency us: p50 {:.1}  p90 {:.1}  p99 {:.1}  p99.9 {:.1}  max {:.1}",
+            l.p50 as f64 / 1e3,
+            l.p90 as f64 / 1e3,
+            l.p99 as f64 / 1e3,
+            l.p999 as f64 / 1e3,
+            l.max as f64 / 1e3
+        )
+    }
+}
+
+/// Writes a histogram in HdrHistogram's percentile-distribution text format (`.hgrm`),
+/// values in microseconds, as HdrHistogram's plotters read it.
+pub fn write_hgrm(h: &Histogram<u64>, out: &mut dyn Write) -> io::Result<()> {
+    const SCALE: f64 = 1000.0;
+    writeln!(
+        out,
+        "{:>12} {:>14} {:>10} {:>14}\n",
+        "Value", "Percentile", "TotalCount", "1/(1-Percentile)"
+    )?;
+    let mut total = 0u64;
+    for v in h.iter_quantiles(5) {
+        total += v.count_since_last_iteration();
+        let q = v.quantile_iterated_to();
+        let value = h.highest_equivalent(v.value_iterated_to()) as f64 / SCALE;
+        if q < 1.0 {
+            writeln!(
+                out,
+                "{value:12.3} {q:2.12} {total:10} {:14.2}",
+                1.0 / (1.0 - q)
+            )?;
+        } else {
+            writeln!(out, "{value:12.3} {q:2.12} {total:10}")?;
+        }
+    }
+    let sub_buckets = 2u64 * 10u64.pow(h.sigfig() as u32);
+    writeln!(
+        out,
+        "#[Mean    = {:12.3}, StdDeviation   = {:12.3}]",
+        h.mean() / SCALE,
+        h.stdev() / SCALE
+    )?;
+    writeln!(
+        out,
+        "#[Max     = {:12.3}, Total count    = {:12}]",
+        h.max() as f64 / SCALE,
+        h.len()
+    )?;
+    writeln!(
+        out,
+        "#[Buckets = {:12}, SubBuckets     = {:12}]",
+        h.buckets(),
+        sub_buckets.next_power_of_two()
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hgrm_has_header_rows_and_footer() {
+        let mut h = new_histogram();
+        for v in 1..=1000u64 {
+            h.record(v * 1000).unwrap();
+        }
+        let mut out = Vec::new();
+        write_hgrm(&h, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.starts_with("       Value     Percentile TotalCount 1/(1-Percentile)"));
+        assert!(text.contains("#[Max     =     1000.447, Total count    =         1000]"));
+        let last_row = text.lines().rfind(|l| !l.starts_with('#')).unwrap();
+        assert!(last_row.contains("1.000000000000"));
+    }
+
+    #[test]
+    fn latency_percentiles_are_ordered() {
+        let mut h = new_histogram();
+        for v in [5u64, 10, 100, 1000, 10_000] {
+            h.record(v).unwrap();
+        }
+        let l = Latency::from_histogram(&h);
+        assert!(l.p50 <= l.p90 && l.p90 <= l.p99 && l.p99 <= l.p999 && l.p999 <= l.max);
+    }
+}
