@@ -1,0 +1,109 @@
+//! Property tests: puzzles derived from real ones, checked against the independent
+//! reference counter in `common`.
+
+mod common;
+
+use std::sync::OnceLock;
+
+use proptest::prelude::*;
+use sudoku_batch::corpus::{Rng, Symmetry};
+use sudoku_batch::{Classification, Grid, Solver};
+
+/// Real solutions (Kaggle files carry them).
+fn solutions() -> &'static Vec<Grid> {
+    static S: OnceLock<Vec<Grid>> = OnceLock::new();
+    S.get_or_init(|| {
+        common::load("kaggle-3m-curated5000.csv")
+            .into_iter()
+            .filter_map(|r| r.expected)
+            .collect()
+    })
+}
+
+/// Real hard puzzles.
+fn hard_puzzles() -> &'static Vec<Grid> {
+    static S: OnceLock<Vec<Grid>> = OnceLock::new();
+    S.get_or_init(|| {
+        common::load("magictour-top1465.txt")
+            .into_iter()
+            .map(|r| r.puzzle)
+            .collect()
+    })
+}
+
+/// Keeps the cells whose random key is below `keep` (out of 81).
+fn thin(solution: &Grid, keys: &[u8], keep: u8) -> Grid {
+    let mut g = *solution;
+    for (i, &k) in keys.iter().enumerate() {
+        if k >= keep {
+            g.set(i, 0);
+        }
+    }
+    g
+}
+
+fn class_count(c: &Classification) -> u64 {
+    match c {
+        Classification::Unique(_) => 1,
+        Classification::Multiple(_) => 2,
+        Classification::Unsolvable | Classification::Invalid(_) => 0,
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// Removing givens from a real solution: counts agree with the reference, and any
+    /// solution found is valid and keeps the givens.
+    #[test]
+    fn thinned_solutions_match_reference(
+        which in 0usize..5000,
+        keys in proptest::collection::vec(0u8..81, 81),
+        keep in 18u8..81,
+    ) {
+        let solution = solutions()[which % solutions().len()];
+        let puzzle = thin(&solution, &keys, keep);
+        let mut solver = Solver::new();
+        let class = solver.classify(&puzzle);
+        prop_assert_eq!(class_count(&class), common::reference_count(&puzzle, 2));
+        let counted = solver.count(&puzzle, 4);
+        prop_assert_eq!(counted.solutions, common::reference_count(&puzzle, 4));
+        let s = counted.first.unwrap();
+        prop_assert!(s.is_valid_solution() && s.keeps_givens_of(&puzzle));
+    }
+
+    /// Corrupting one or two givens makes clashes and unsolvable puzzles: still exact.
+    #[test]
+    fn corrupted_puzzles_match_reference(
+        which in 0usize..5000,
+        keys in proptest::collection::vec(0u8..81, 81),
+        keep in 25u8..60,
+        edits in proptest::collection::vec((0usize..81, 1u8..10), 1..3),
+    ) {
+        let solution = solutions()[which % solutions().len()];
+        let mut puzzle = thin(&solution, &keys, keep);
+        for (cell, digit) in edits {
+            puzzle.set(cell, digit);
+        }
+        let mut solver = Solver::new();
+        let class = solver.classify(&puzzle);
+        let reference = common::reference_count(&puzzle, 2);
+        prop_assert_eq!(class_count(&class), reference);
+        prop_assert_eq!(matches!(class, Classification::Invalid(_)), puzzle.find_clash().is_some());
+    }
+
+    /// Relabelling digits and permuting rows/columns of a hard puzzle maps its unique
+    /// solution to the transformed puzzle's unique solution.
+    #[test]
+    fn symmetries_of_hard_puzzles(which in 0usize..1465, seed in any::<u64>()) {
+        let puzzle = hard_puzzles()[which % hard_puzzles().len()];
+        let symmetry = Symmetry::random(&mut Rng::new(seed));
+        let moved = symmetry.apply(&puzzle);
+        let mut solver = Solver::new();
+        let Classification::Unique(original) = solver.classify(&puzzle) else {
+            return Err(TestCaseError::fail("original not unique"));
+        };
+        prop_assert_eq!(solver.classify(&moved), Classification::Unique(symmetry.apply(&original)));
+        prop_assert_eq!(common::reference_count(&moved, 2), 1);
+    }
+}
