@@ -75,8 +75,8 @@ pub fn reference_count(grid: &Grid, limit: u64) -> u64 {
         limit: u64,
     ) -> u64 {
         let mut best: Option<(usize, u16)> = None;
-        for i in 0..81 {
-            if cells[i] != 0 {
+        for (i, &v) in cells.iter().enumerate() {
+            if v != 0 {
                 continue;
             }
             let (r, c, b) = (i / 9, i % 9, i / 27 * 3 + i % 9 / 3);
