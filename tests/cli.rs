@@ -1,0 +1,409 @@
+//! The `sudoku-batch` binary on real files: row counts, order, statuses, solutions,
+//! stdin, errors and exit codes, atomic output.
+
+mod common;
+
+use std::io::{Read, Write};
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+use sudoku_batch::Grid;
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_sudoku-batch"))
+}
+
+fn run(args: &[&str]) -> Output {
+    bin().args(args).output().unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// One parsed output row.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Row {
+    line: u64,
+    puzzle: String,
+    solution: String,
+    status: String,
+    reason: String,
+    mismatch: String,
+}
+
+fn rows(csv_bytes: &[u8]) -> Vec<Row> {
+    let mut reader = csv::Reader::from_reader(csv_bytes);
+    let header = reader.headers().unwrap().clone();
+    assert_eq!(
+        header.iter().collect::<Vec<_>>(),
+        ["line", "puzzle", "solution", "status", "reason", "mismatch"]
+    );
+    reader
+        .records()
+        .map(|r| {
+            let r = r.unwrap();
+            Row {
+                line: r[0].parse().unwrap(),
+                puzzle: r[1].to_string(),
+                solution: r[2].to_string(),
+                status: r[3].to_string(),
+                reason: r[4].to_string(),
+                mismatch: r[5].to_string(),
+            }
+        })
+        .collect()
+}
+
+/// Classifies a bundled file through the CLI and checks it against the library's view
+/// of the records: same lines in order, `unique`, valid solutions matching the file's.
+fn check_dataset(name: &str, command: &str, status: &str) {
+    let path = common::data(name);
+    let out = run(&[command, path.to_str().unwrap(), "--quiet", "--threads", "2"]);
+    assert!(out.status.success(), "{name}: {}", stderr(&out));
+    let got = rows(&out.stdout);
+    let want = common::load(name);
+    assert_eq!(got.len(), want.len(), "{name}: rows out != records in");
+    for (row, rec) in got.iter().zip(&want) {
+        assert_eq!(row.line, rec.line, "{name}: order");
+        assert_eq!(row.status, status, "{name}:{}", row.line);
+        assert_eq!(row.puzzle, rec.puzzle.to_string(), "{name}:{}", row.line);
+        let solution = Grid::parse(row.solution.as_bytes()).unwrap();
+        assert!(solution.is_valid_solution() && solution.keeps_givens_of(&rec.puzzle));
+        if let Some(expected) = rec.expected {
+            assert_eq!(solution, expected, "{name}:{}", row.line);
+        }
+        assert_eq!(row.mismatch, "", "{name}:{}", row.line);
+    }
+}
+
+#[test]
+fn classify_every_bundled_dataset() {
+    for name in [
+        "royle-17-clue.txt",
+        "magictour-top1465.txt",
+        "kaggle-1m-first10k.csv",
+        "kaggle-3m-curated5000.csv",
+        "sudoku-exchange-diabolical.txt",
+        "sudoku-exchange-easy-with-solutions.txt",
+        "sudoku-exchange-hard-with-solutions.txt",
+        "norvig-easy50.txt",
+        "norvig-top95.txt",
+    ] {
+        check_dataset(name, "classify", "unique");
+    }
+}
+
+#[test]
+fn solve_writes_solved_rows() {
+    check_dataset("kaggle-3m-curated5000.csv", "solve", "solved");
+    check_dataset("magictour-top1465.txt", "solve", "solved");
+}
+
+#[test]
+fn sudopedia_cases_get_their_classes() {
+    let path = common::data("sudopedia-cases.tsv");
+    let out = run(&["classify", path.to_str().unwrap(), "-q"]);
+    assert!(out.status.success());
+    let got = rows(&out.stdout);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let expected: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| l.split('\t').nth(3).unwrap().split(':').next().unwrap())
+        .collect();
+    assert_eq!(got.len(), 34);
+    for (row, want) in got.iter().zip(expected) {
+        let want = if want == "none" { "unsolvable" } else { want };
+        assert_eq!(row.status, want, "line {}", row.line);
+        if want == "invalid" {
+            assert!(row.reason.contains("given twice in"), "{}", row.reason);
+        }
+        if want == "multiple" || want == "unique" {
+            assert_eq!(row.solution.len(), 81);
+        } else {
+            assert_eq!(row.solution, "");
+        }
+    }
+}
+
+#[test]
+fn stdin_matches_the_mapped_file() {
+    for name in [
+        "kaggle-3m-curated5000.csv",
+        "sudoku-exchange-diabolical.txt",
+    ] {
+        let path = common::data(name);
+        let mapped = run(&["classify", path.to_str().unwrap(), "-q"]);
+        let mut child = bin()
+            .args(["classify", "-", "-q"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let data = std::fs::read(&path).unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        let writer = std::thread::spawn(move || stdin.write_all(&data));
+        let streamed = child.wait_with_output().unwrap();
+        writer.join().unwrap().unwrap();
+        assert!(streamed.status.success());
+        assert!(
+            mapped.stdout == streamed.stdout,
+            "{name}: stdin output differs"
+        );
+    }
+}
+
+#[test]
+fn mismatching_given_solutions_are_counted() {
+    let dir = tempfile::tempdir().unwrap();
+    let src =
+        std::fs::read_to_string(common::data("sudoku-exchange-easy-with-solutions.txt")).unwrap();
+    // Swap two digits in the first record's given solution.
+    let mut lines: Vec<String> = src.lines().map(String::from).collect();
+    let first = lines[0].clone();
+    let (p, s) = first.split_once(' ').unwrap();
+    let swapped: String = s
+        .chars()
+        .map(|c| match c {
+            '1' => '2',
+            '2' => '1',
+            c => c,
+        })
+        .collect();
+    lines[0] = format!("{p} {swapped}");
+    let path = dir.path().join("in.txt");
+    std::fs::write(&path, lines.join("\n")).unwrap();
+    let report = dir.path().join("r.json");
+    let out = run(&[
+        "classify",
+        path.to_str().unwrap(),
+        "--report",
+        report.to_str().unwrap(),
+    ]);
+    assert!(out.status.success());
+    let got = rows(&out.stdout);
+    assert_eq!(got[0].mismatch, "true");
+    assert_eq!(got[0].status, "unique");
+    assert!(got[1..].iter().all(|r| r.mismatch.is_empty()));
+    let json: serde_json::Value = serde_json::from_slice(&std::fs::read(report).unwrap()).unwrap();
+    assert_eq!(json["mismatches"], 1);
+    assert!(stderr(&out).contains("solution mismatches 1"));
+}
+
+#[test]
+fn require_unique_sets_exit_status() {
+    let ok = run(&[
+        "classify",
+        common::data("norvig-top95.txt").to_str().unwrap(),
+        "--require-unique",
+        "-q",
+    ]);
+    assert_eq!(ok.status.code(), Some(0));
+    let bad = run(&[
+        "classify",
+        common::data("sudopedia-cases.tsv").to_str().unwrap(),
+        "--require-unique",
+        "-o",
+        "/dev/null",
+    ]);
+    assert_eq!(bad.status.code(), Some(1));
+    let msg = stderr(&bad);
+    assert!(
+        msg.contains("records are not unique; first at lines 3, 4, 5"),
+        "{msg}"
+    );
+}
+
+#[test]
+fn report_and_histogram_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = dir.path().join("r.json");
+    let hgrm = dir.path().join("h.hgrm");
+    let out = run(&[
+        "classify",
+        common::data("magictour-top1465.txt").to_str().unwrap(),
+        "-o",
+        "/dev/null",
+        "--report",
+        report.to_str().unwrap(),
+        "--histogram",
+        hgrm.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let json: serde_json::Value = serde_json::from_slice(&std::fs::read(&report).unwrap()).unwrap();
+    assert_eq!(json["records"], 1465);
+    assert_eq!(json["rows_written"], 1465);
+    assert_eq!(json["counts"]["unique"], 1465);
+    let l = &json["latency_ns"];
+    let p = |k: &str| l[k].as_u64().unwrap();
+    assert!(
+        p("p50") > 0
+            && p("p50") <= p("p90")
+            && p("p90") <= p("p99")
+            && p("p99") <= p("p999")
+            && p("p999") <= p("max")
+    );
+    let text = std::fs::read_to_string(&hgrm).unwrap();
+    assert!(text.contains("Total count    =         1465]"), "{text}");
+    let summary = stderr(&out);
+    assert!(
+        summary.contains("1465 records in, 1465 rows out"),
+        "{summary}"
+    );
+    assert!(summary.contains("latency us: p50"), "{summary}");
+}
+
+fn no_temp_files(dir: &Path) {
+    let names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(names.iter().all(|n| !n.ends_with(".tmp")), "{names:?}");
+}
+
+#[test]
+fn output_file_is_replaced_atomically() {
+    let dir = tempfile::tempdir().unwrap();
+    let out_path = dir.path().join("out.csv");
+    std::fs::write(&out_path, "old contents\n").unwrap();
+    let input = common::data("norvig-easy50.txt");
+    // A failing run (bad column) leaves the old file alone.
+    let bad = run(&[
+        "classify",
+        common::data("kaggle-3m-curated5000.csv").to_str().unwrap(),
+        "--column",
+        "nope",
+        "-o",
+        out_path.to_str().unwrap(),
+    ]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(
+        stderr(&bad).contains("--column nope: no such column"),
+        "{}",
+        stderr(&bad)
+    );
+    assert_eq!(
+        std::fs::read_to_string(&out_path).unwrap(),
+        "old contents\n"
+    );
+    let ok = run(&[
+        "classify",
+        input.to_str().unwrap(),
+        "-o",
+        out_path.to_str().unwrap(),
+        "-q",
+    ]);
+    assert!(ok.status.success());
+    assert_eq!(rows(&std::fs::read(&out_path).unwrap()).len(), 50);
+    no_temp_files(dir.path());
+}
+
+#[test]
+fn errors_are_one_line_with_status_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("missing.txt");
+    let cases: Vec<(Vec<String>, &str)> = vec![
+        (
+            vec!["classify".into(), missing.display().to_string()],
+            "missing.txt",
+        ),
+        (
+            vec!["classify".into(), dir.path().display().to_string()],
+            "is a directory",
+        ),
+        (
+            vec![
+                "classify".into(),
+                common::data("norvig-easy50.txt").display().to_string(),
+                "-o".into(),
+                dir.path().join("no/such/dir/out.csv").display().to_string(),
+            ],
+            "cannot create output",
+        ),
+        (
+            vec![
+                "classify".into(),
+                "x".into(),
+                "--threads".into(),
+                "0".into(),
+            ],
+            "--threads",
+        ),
+        (
+            vec![
+                "classify".into(),
+                "x".into(),
+                "--format".into(),
+                "xml".into(),
+            ],
+            "--format",
+        ),
+    ];
+    for (args, needle) in cases {
+        let out = bin().args(&args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let msg = stderr(&out);
+        assert!(msg.contains(needle), "{args:?}: {msg}");
+        assert!(!msg.contains("panicked"), "{msg}");
+    }
+}
+
+#[test]
+fn help_and_version() {
+    let none = run(&[]);
+    assert!(!none.status.success());
+    assert!(stderr(&none).contains("Usage: sudoku-batch"));
+    let v = run(&["--version"]);
+    assert!(v.status.success());
+    assert!(String::from_utf8_lossy(&v.stdout).starts_with("sudoku-batch "));
+}
+
+#[test]
+fn special_files_are_written_directly() {
+    let out = run(&[
+        "solve",
+        common::data("norvig-top95.txt").to_str().unwrap(),
+        "-o",
+        "/dev/null",
+        "-q",
+    ]);
+    assert!(out.status.success());
+    assert!(Path::new("/dev/null").exists());
+    if Path::new("/dev/full").exists() {
+        let full = run(&[
+            "solve",
+            common::data("royle-17-clue.txt").to_str().unwrap(),
+            "-o",
+            "/dev/full",
+            "-q",
+        ]);
+        assert_eq!(full.status.code(), Some(2));
+        assert!(
+            stderr(&full).contains("/dev/full: write failed"),
+            "{}",
+            stderr(&full)
+        );
+    }
+}
+
+#[test]
+fn closed_stdout_is_quiet() {
+    let mut child = bin()
+        .args([
+            "classify",
+            common::data("royle-17-clue.txt").to_str().unwrap(),
+            "--no-progress",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let mut first = [0u8; 64];
+    stdout.read_exact(&mut first).unwrap();
+    drop(stdout);
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{:?}", out.status);
+    assert!(!stderr(&out).contains("panicked"), "{}", stderr(&out));
+}
