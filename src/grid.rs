@@ -55,14 +55,29 @@ pub struct Clash {
     pub digit: u8,
 }
 
+/// Marks a byte that is not a cell in [`CELL_TABLE`].
+const BAD: u8 = 0x80;
+
+/// Cell value of every byte, [`BAD`] for bytes that are not cells.
+static CELL_TABLE: [u8; 256] = {
+    let mut table = [BAD; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = match b as u8 {
+            d @ b'1'..=b'9' => d - b'0',
+            b'0' | b'.' | b'_' | b'*' | b'-' => 0,
+            _ => BAD,
+        };
+        b += 1;
+    }
+    table
+};
+
 /// Maps a byte to its cell value: `Some(0)` for empty marks, `Some(1..=9)` for digits.
 #[inline]
 pub fn cell_value(byte: u8) -> Option<u8> {
-    match byte {
-        b'1'..=b'9' => Some(byte - b'0'),
-        b'0' | b'.' | b'_' | b'*' | b'-' => Some(0),
-        _ => None,
-    }
+    let v = CELL_TABLE[byte as usize];
+    (v != BAD).then_some(v)
 }
 
 impl Grid {
@@ -75,30 +90,46 @@ impl Grid {
     }
 
     /// Parses exactly 81 cells: `1`-`9` givens; `.`, `0`, `_`, `*` or `-` empty.
+    #[inline]
     pub fn parse(bytes: &[u8]) -> Result<Grid, ParseError> {
-        let mut cells = [0u8; CELLS];
+        // Fast path: one table lookup per byte, errors located afterwards.
+        if let Ok(bytes) = <&[u8; CELLS]>::try_from(bytes) {
+            let mut cells = [0u8; CELLS];
+            let mut bad = 0u8;
+            for (cell, &byte) in cells.iter_mut().zip(bytes) {
+                let v = CELL_TABLE[byte as usize];
+                bad |= v;
+                *cell = v;
+            }
+            if bad & BAD != 0 {
+                return Err(Self::locate_error(bytes));
+            }
+            return Ok(Grid { cells });
+        }
+        Err(Self::locate_error(bytes))
+    }
+
+    /// The first problem in bytes that are not a valid 81-cell grid.
+    #[cold]
+    fn locate_error(bytes: &[u8]) -> ParseError {
         for (i, &byte) in bytes.iter().enumerate() {
-            let Some(value) = cell_value(byte) else {
-                return Err(ParseError {
+            if cell_value(byte).is_none() {
+                return ParseError {
                     column: i + 1,
                     kind: ParseErrorKind::BadByte(byte),
-                });
-            };
+                };
+            }
             if i == CELLS {
-                return Err(ParseError {
+                return ParseError {
                     column: CELLS + 1,
                     kind: ParseErrorKind::TooLong(bytes.len()),
-                });
+                };
             }
-            cells[i] = value;
         }
-        if bytes.len() < CELLS {
-            return Err(ParseError {
-                column: bytes.len() + 1,
-                kind: ParseErrorKind::TooShort(bytes.len()),
-            });
+        ParseError {
+            column: bytes.len() + 1,
+            kind: ParseErrorKind::TooShort(bytes.len()),
         }
-        Ok(Grid { cells })
     }
 
     /// The cell values, row-major, `0` for empty.

@@ -501,6 +501,17 @@ pub fn for_each_record<F>(
 
 /// Finds the puzzle (and an expected solution) on one line of the lines format.
 fn line_record(line: &[u8], line_no: u64) -> Record<'_> {
+    // Fast path: the whole line is the grid, as in most large corpora.
+    if line.len() == CELLS {
+        if let Ok(grid) = Grid::parse(line) {
+            return Record {
+                line: line_no,
+                puzzle: Ok(grid),
+                raw: line,
+                expected: None,
+            };
+        }
+    }
     // Text after a `#` that starts a word is a note.
     let end = line
         .iter()
