@@ -15,8 +15,9 @@ use crate::input::{for_each_record, Layout, RecordScratch};
 use crate::report::{new_histogram, Latency};
 use crate::solver::Solver;
 
-/// Puzzles handed to a worker at a time during a timed pass.
-const BATCH: usize = 256;
+/// Most puzzles handed to a worker at a time during a timed pass; small inputs use
+/// smaller batches so every thread gets dozens of them (load balance).
+const MAX_BATCH: usize = 256;
 
 /// What a pass computes per puzzle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -159,10 +160,11 @@ pub fn measure(
     let workers: Vec<Mutex<(Box<Solver>, Histogram<u64>)>> = (0..threads)
         .map(|_| Mutex::new((Box::new(Solver::new()), new_histogram())))
         .collect();
+    let batch = (puzzles.len() / (threads * 32)).clamp(1, MAX_BATCH);
     let pass = |timed: bool| {
         let start = Instant::now();
         pool.install(|| {
-            puzzles.par_chunks(BATCH).for_each(|batch| {
+            puzzles.par_chunks(batch).for_each(|batch| {
                 let slot = rayon::current_thread_index().unwrap_or(0) % workers.len();
                 let mut guard = workers[slot].lock().unwrap_or_else(|p| p.into_inner());
                 let (solver, histogram) = &mut *guard;

@@ -1,17 +1,41 @@
-//! sudoku-batch: solve, classify and benchmark Sudoku puzzle datasets.
+//! sudoku-batch: solve, classify and benchmark Sudoku puzzle datasets at hardware speed.
+//!
+//! The library behind the `sudoku-batch` command. Modules, one job each:
+//! [`grid`] (the 81-cell value type), [`solver`] (propagation and search with fixed-size
+//! state), [`input`] (mapping files, formats, record finding), [`pipeline`] (rayon
+//! scheduling and ordered output), [`report`] (counts, percentiles, exporters),
+//! [`output`] (atomic files), [`bench`] and [`corpus`] (their commands' cores),
+//! [`cli`] and [`app`] (the command line).
+//!
+//! ```
+//! use sudoku_batch::{Classification, Grid, Solver};
+//!
+//! let puzzle = Grid::parse(
+//!     b"4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........",
+//! )
+//! .unwrap();
+//! let mut solver = Solver::new(); // create once per thread, reuse for every puzzle
+//! match solver.classify(&puzzle) {
+//!     Classification::Unique(solution) => {
+//!         assert!(solution.is_valid_solution() && solution.keeps_givens_of(&puzzle));
+//!     }
+//!     other => panic!("expected a unique puzzle, got {other:?}"),
+//! }
+//! assert_eq!(solver.count(&Grid::EMPTY, 10).solutions, 10);
+//! ```
 
 #![warn(missing_docs)]
 
-pub mod grid;
-pub mod solver;
-
-pub use grid::{Clash, Grid, ParseError, ParseErrorKind, Unit};
-pub use solver::{Classification, Count, Outcome, SearchStats, Solver};
 pub mod app;
 pub mod bench;
 pub mod cli;
 pub mod corpus;
+pub mod grid;
 pub mod input;
 pub mod output;
 pub mod pipeline;
 pub mod report;
+pub mod solver;
+
+pub use grid::{Clash, Grid, ParseError, ParseErrorKind, Unit};
+pub use solver::{Classification, Count, Outcome, SearchStats, Solver};
