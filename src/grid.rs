@@ -89,6 +89,13 @@ impl Grid {
         cells.iter().all(|&v| v <= 9).then_some(Grid { cells })
     }
 
+    /// A grid from cell values the solver produced (always `0..=9`).
+    #[inline]
+    pub(crate) fn from_solver_cells(cells: [u8; CELLS]) -> Grid {
+        debug_assert!(cells.iter().all(|&v| v <= 9));
+        Grid { cells }
+    }
+
     /// Parses exactly 81 cells: `1`-`9` givens; `.`, `0`, `_`, `*` or `-` empty.
     #[inline]
     pub fn parse(bytes: &[u8]) -> Result<Grid, ParseError> {

@@ -17,7 +17,7 @@
 pub mod tables;
 
 use crate::grid::{Clash, Grid, CELLS};
-use tables::{BAND_ALL, COLUMN, PEERS_IN_BAND, SHRINK, TRIAD_KEEP};
+use tables::{BAND_ALL, BOX_CELLS, COLUMN, PEERS_IN_BAND, SHRINK, TRIAD_KEEP};
 
 /// Maximum depth of the guess stack: each level solves at least one more cell.
 const MAX_DEPTH: usize = CELLS + 1;
@@ -209,24 +209,59 @@ impl Solver {
         }
     }
 
-    /// Resets the board and places the givens; false when a given has no room.
+    /// Resets the board to the givens with all their eliminations, in one batch per
+    /// digit; false when two givens of a digit share a row, column or box.
     fn load(&mut self, puzzle: &Grid) -> bool {
-        self.board = Board {
-            candidates: [BAND_ALL; 27],
-            unsolved: [BAND_ALL; 3],
-        };
-        self.dirty = (1 << 27) - 1;
+        let mut givens = [0u32; 27];
         for (index, &value) in puzzle.cells().iter().enumerate() {
-            if value == 0 {
-                continue;
+            if value != 0 {
+                givens[(value as usize - 1) * 3 + index / 27] |= 1 << (index % 27);
             }
-            let (band, bit) = (index / 27, (index % 27) as u32);
-            let digit = value as usize - 1;
-            if self.board.candidates[digit * 3 + band] & (1 << bit) == 0 {
+        }
+        let mut filled = [0u32; 3];
+        for digit in 0..9 {
+            for band in 0..3 {
+                filled[band] |= givens[digit * 3 + band];
+            }
+        }
+        for digit in 0..9 {
+            let g = [
+                givens[digit * 3],
+                givens[digit * 3 + 1],
+                givens[digit * 3 + 2],
+            ];
+            let all = g[0] | g[1] | g[2];
+            let columns = (all | all >> 9 | all >> 18) & 0x1ff;
+            // n givens of one digit need n distinct columns, rows and boxes.
+            if columns.count_ones() != g[0].count_ones() + g[1].count_ones() + g[2].count_ones() {
                 return false;
             }
-            self.place(digit, band, bit);
+            let column_cells = columns | columns << 9 | columns << 18;
+            for band in 0..3 {
+                let mask = g[band];
+                let rows = [mask & 0x1ff, (mask >> 9) & 0x1ff, (mask >> 18) & 0x1ff];
+                let row_cells = (rows[0] != 0) as u32 * 0x1ff
+                    | (rows[1] != 0) as u32 * (0x1ff << 9)
+                    | (rows[2] != 0) as u32 * (0x1ff << 18);
+                let boxes = (SHRINK[rows[0] as usize]
+                    | SHRINK[rows[1] as usize]
+                    | SHRINK[rows[2] as usize]) as usize
+                    & 7;
+                let count = mask.count_ones();
+                if row_cells.count_ones() != 9 * count || boxes.count_ones() != count {
+                    return false;
+                }
+                self.board.candidates[digit * 3 + band] = (BAND_ALL
+                    & !(row_cells | BOX_CELLS[boxes] | column_cells | filled[band]))
+                    | mask;
+            }
         }
+        self.board.unsolved = [
+            BAND_ALL & !filled[0],
+            BAND_ALL & !filled[1],
+            BAND_ALL & !filled[2],
+        ];
+        self.dirty = (1 << 27) - 1;
         true
     }
 
@@ -461,15 +496,11 @@ impl Solver {
                 while m != 0 {
                     let bit = m.trailing_zeros() as usize;
                     m &= m - 1;
-                    cells[band * 27 + bit] = digit as u8 + 1;
+                    cells[(band * 27 + bit) % CELLS] = digit as u8 + 1;
                 }
             }
         }
-        let mut grid = Grid::EMPTY;
-        for (i, &v) in cells.iter().enumerate() {
-            grid.set(i, v);
-        }
-        grid
+        Grid::from_solver_cells(cells)
     }
 }
 

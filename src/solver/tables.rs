@@ -31,6 +31,9 @@ pub static TRIAD_KEEP: [u32; 512] = build_triad_keep();
 /// cell `bit`, excluding the cell itself.
 pub static PEERS_IN_BAND: [u32; 27] = build_peers_in_band();
 
+/// `BOX_CELLS[boxes]`: the 27-bit mask of the boxes set in the 3-bit `boxes`.
+pub static BOX_CELLS: [u32; 8] = build_box_cells();
+
 /// `COLUMN[col]`: the 27-bit mask of column `col` across a band's three rows.
 pub static COLUMN: [u32; 9] = build_columns();
 
@@ -111,6 +114,22 @@ const fn build_peers_in_band() -> [u32; 27] {
         }
         table[cell] = mask;
         cell += 1;
+    }
+    table
+}
+
+const fn build_box_cells() -> [u32; 8] {
+    let mut table = [0u32; 8];
+    let mut boxes = 0;
+    while boxes < 8 {
+        let mut b = 0;
+        while b < 3 {
+            if boxes & (1 << b) != 0 {
+                table[boxes] |= (0b111 << (3 * b)) * ((1 << 0) | (1 << 9) | (1 << 18));
+            }
+            b += 1;
+        }
+        boxes += 1;
     }
     table
 }
