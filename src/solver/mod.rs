@@ -17,7 +17,7 @@
 pub mod tables;
 
 use crate::grid::{Clash, Grid, CELLS};
-use tables::{BAND_ALL, BOX_CELLS, COLUMN, PEERS_IN_BAND, SHRINK, TRIAD_KEEP};
+use tables::{BAND_ALL, BOX_CELLS, CLAIMED_COLUMNS, COLUMN, PEERS_IN_BAND, SHRINK, TRIAD_KEEP};
 
 /// Maximum depth of the guess stack: each level solves at least one more cell.
 const MAX_DEPTH: usize = CELLS + 1;
@@ -212,12 +212,15 @@ impl Solver {
     /// Resets the board to the givens with all their eliminations, in one batch per
     /// digit; false when two givens of a digit share a row, column or box.
     fn load(&mut self, puzzle: &Grid) -> bool {
-        let mut givens = [0u32; 27];
-        for (index, &value) in puzzle.cells().iter().enumerate() {
-            if value != 0 {
-                givens[(value as usize - 1) * 3 + index / 27] |= 1 << (index % 27);
+        // Slot `value * 3 + band`, branch-free: empty cells (value 0) land in slots 0..3,
+        // which are ignored. Masking the index with 31 keeps it provably in bounds.
+        let mut slots = [0u32; 32];
+        for (band, cells) in puzzle.cells().chunks_exact(27).enumerate() {
+            for (bit, &value) in cells.iter().enumerate() {
+                slots[(value as usize * 3 + band) & 31] |= 1 << bit;
             }
         }
+        let givens = &slots[3..30];
         let mut filled = [0u32; 3];
         for digit in 0..9 {
             for band in 0..3 {
@@ -294,12 +297,22 @@ impl Solver {
     /// Runs propagation to a fixed point; false on a contradiction.
     fn propagate(&mut self) -> bool {
         loop {
+            // One unrolled pass per round over the 27 masks, each update specialised for
+            // its (digit, band): constant indices, no bounds checks, no division.
+            macro_rules! pass {
+                ($($i:literal)*) => {
+                    $(
+                        if self.dirty & (1 << $i) != 0 {
+                            self.dirty &= !(1 << $i);
+                            if !self.update_band::<$i>() {
+                                return false;
+                            }
+                        }
+                    )*
+                };
+            }
             while self.dirty != 0 {
-                let index = self.dirty.trailing_zeros() as usize;
-                self.dirty &= self.dirty - 1;
-                if !self.update_band(index) {
-                    return false;
-                }
+                pass!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26);
             }
             self.stats.rounds += 1;
             match self.naked_singles() {
@@ -315,15 +328,17 @@ impl Solver {
         }
     }
 
-    /// Applies the triad rule and row hidden singles to one (digit, band) mask.
+    /// Applies the triad rule, row hidden singles and column claiming to one
+    /// (digit, band) mask.
     ///
-    /// Cells alone in their row are placed in one batch: the other digits lose those
-    /// cells, the other bands lose their columns, and the next triad pass removes the
-    /// rest of their boxes (a row confined to one triad takes that box for the digit).
+    /// Cells alone in their row are placed in one batch (the other digits lose those
+    /// cells); the next triad pass removes the rest of their boxes, since a row confined
+    /// to one triad takes that box. Finally, a box of this band where the digit is left
+    /// in one column claims that column: the other two bands lose it.
     #[inline(always)]
-    fn update_band(&mut self, index: usize) -> bool {
-        let (digit, band) = (index / 3, index % 3);
-        let mut mask = self.board.candidates[index];
+    fn update_band<const INDEX: usize>(&mut self) -> bool {
+        let (digit, band) = (INDEX / 3, INDEX % 3);
+        let mut mask = self.board.candidates[INDEX];
         loop {
             let pattern = SHRINK[(mask & 0x1ff) as usize] as usize
                 | (SHRINK[((mask >> 9) & 0x1ff) as usize] as usize) << 3
@@ -341,13 +356,13 @@ impl Solver {
                     self.clear(d * 3 + band, singles);
                 }
             }
-            let folded = (singles | singles >> 9 | singles >> 18) & 0x1ff;
-            let columns = folded | folded << 9 | folded << 18;
-            self.clear(digit * 3 + (band + 1) % 3, columns);
-            self.clear(digit * 3 + (band + 2) % 3, columns);
             self.board.unsolved[band] &= !singles;
         }
-        self.board.candidates[index] = mask;
+        self.board.candidates[INDEX] = mask;
+        let columns = (mask | mask >> 9 | mask >> 18) & 0x1ff;
+        let claimed = CLAIMED_COLUMNS[columns as usize];
+        self.clear(digit * 3 + (band + 1) % 3, claimed);
+        self.clear(digit * 3 + (band + 2) % 3, claimed);
         true
     }
 

@@ -34,6 +34,11 @@ pub static PEERS_IN_BAND: [u32; 27] = build_peers_in_band();
 /// `BOX_CELLS[boxes]`: the 27-bit mask of the boxes set in the 3-bit `boxes`.
 pub static BOX_CELLS: [u32; 8] = build_box_cells();
 
+/// `CLAIMED_COLUMNS[columns]`: for a band's 9-bit column occupancy of one digit, the
+/// 27-bit mask of the columns that are alone in their box (the band's occurrence of the
+/// digit in that box must be in that column, so other bands cannot use it).
+pub static CLAIMED_COLUMNS: [u32; 512] = build_claimed_columns();
+
 /// `COLUMN[col]`: the 27-bit mask of column `col` across a band's three rows.
 pub static COLUMN: [u32; 9] = build_columns();
 
@@ -130,6 +135,24 @@ const fn build_box_cells() -> [u32; 8] {
             b += 1;
         }
         boxes += 1;
+    }
+    table
+}
+
+const fn build_claimed_columns() -> [u32; 512] {
+    let mut table = [0u32; 512];
+    let mut cols = 0;
+    while cols < 512 {
+        let mut b = 0;
+        while b < 3 {
+            let group = (cols >> (3 * b)) & 7;
+            if group == 1 || group == 2 || group == 4 {
+                let c = group << (3 * b);
+                table[cols] |= (c | c << 9 | c << 18) as u32;
+            }
+            b += 1;
+        }
+        cols += 1;
     }
     table
 }
