@@ -88,8 +88,10 @@ pub enum Classification {
 /// solving never allocates. Box it once if a thread's stack is small.
 pub struct Solver {
     board: Board,
-    /// Bit `digit * 3 + band` set: that mask changed since its last band update.
+    /// Bit `digit * 3 + band` set: that mask was touched since its last band update.
     dirty: u32,
+    /// Each mask as its last band update left it; a touched mask equal to this is skipped.
+    seen: [u32; 27],
     stack: [Frame; MAX_DEPTH],
     depth: usize,
     stats: SearchStats,
@@ -111,6 +113,7 @@ impl Solver {
         Solver {
             board,
             dirty: 0,
+            seen: [0; 27],
             stack: [Frame {
                 board,
                 digit: 0,
@@ -200,6 +203,8 @@ impl Solver {
             self.depth -= 1;
             let frame = self.stack[self.depth];
             self.board = frame.board;
+            // The saved node was at a fixed point: every mask is as last updated.
+            self.seen = self.board.candidates;
             self.dirty = 0;
             self.clear(
                 frame.digit as usize * 3 + frame.band as usize,
@@ -243,9 +248,9 @@ impl Solver {
             for band in 0..3 {
                 let mask = g[band];
                 let rows = [mask & 0x1ff, (mask >> 9) & 0x1ff, (mask >> 18) & 0x1ff];
-                let row_cells = (rows[0] != 0) as u32 * 0x1ff
-                    | (rows[1] != 0) as u32 * (0x1ff << 9)
-                    | (rows[2] != 0) as u32 * (0x1ff << 18);
+                let row_cells = ((rows[0] != 0) as u32 * 0x1ff)
+                    | ((rows[1] != 0) as u32 * (0x1ff << 9))
+                    | ((rows[2] != 0) as u32 * (0x1ff << 18));
                 let boxes = (SHRINK[rows[0] as usize]
                     | SHRINK[rows[1] as usize]
                     | SHRINK[rows[2] as usize]) as usize
@@ -265,6 +270,8 @@ impl Solver {
             BAND_ALL & !filled[2],
         ];
         self.dirty = (1 << 27) - 1;
+        // No 27-bit mask equals u32::MAX: every mask gets a first update.
+        self.seen = [u32::MAX; 27];
         true
     }
 
@@ -285,13 +292,12 @@ impl Solver {
         self.board.unsolved[band] &= !cell;
     }
 
-    /// Removes `cells` from mask `index`, marking it for a band update if it changed.
+    /// Removes `cells` from mask `index` and marks it touched; the next pass updates
+    /// it if it differs from what its last update left.
     #[inline(always)]
     fn clear(&mut self, index: usize, cells: u32) {
-        let old = self.board.candidates[index];
-        let new = old & !cells;
-        self.board.candidates[index] = new;
-        self.dirty |= ((old != new) as u32) << index;
+        self.board.candidates[index] &= !cells;
+        self.dirty |= 1 << index;
     }
 
     /// Runs propagation to a fixed point; false on a contradiction.
@@ -304,7 +310,9 @@ impl Solver {
                     $(
                         if self.dirty & (1 << $i) != 0 {
                             self.dirty &= !(1 << $i);
-                            if !self.update_band::<$i>() {
+                            if self.board.candidates[$i] != self.seen[$i]
+                                && !self.update_band::<$i>()
+                            {
                                 return false;
                             }
                         }
@@ -359,6 +367,7 @@ impl Solver {
             self.board.unsolved[band] &= !singles;
         }
         self.board.candidates[INDEX] = mask;
+        self.seen[INDEX] = mask;
         let columns = (mask | mask >> 9 | mask >> 18) & 0x1ff;
         let claimed = CLAIMED_COLUMNS[columns as usize];
         self.clear(digit * 3 + (band + 1) % 3, claimed);
@@ -566,6 +575,14 @@ mod tests {
         let c = solver.count(&Grid::EMPTY, 50);
         assert_eq!(c.solutions, 50);
         assert!(c.first.unwrap().is_valid_solution());
+    }
+
+    #[test]
+    fn row_singles_finds_rows_with_one_cell() {
+        // Row 0: one cell (bit 4); row 1: two cells; row 2: one cell (bit 26).
+        let mask = (1 << 4) | (1 << 9) | (1 << 12) | (1 << 26);
+        assert_eq!(row_singles(mask), (1 << 4) | (1 << 26));
+        assert_eq!(row_singles(0x7ff_ffff), 0);
     }
 
     #[test]
