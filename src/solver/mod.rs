@@ -88,9 +88,7 @@ pub enum Classification {
 /// solving never allocates. Box it once if a thread's stack is small.
 pub struct Solver {
     board: Board,
-    /// Bit `digit * 3 + band` set: that mask was touched since its last band update.
-    dirty: u32,
-    /// Each mask as its last band update left it; a touched mask equal to this is skipped.
+    /// Each mask as its last band update left it; a mask differing from this needs one.
     seen: [u32; 27],
     stack: [Frame; MAX_DEPTH],
     depth: usize,
@@ -112,7 +110,6 @@ impl Solver {
         };
         Solver {
             board,
-            dirty: 0,
             seen: [0; 27],
             stack: [Frame {
                 board,
@@ -205,7 +202,6 @@ impl Solver {
             self.board = frame.board;
             // The saved node was at a fixed point: every mask is as last updated.
             self.seen = self.board.candidates;
-            self.dirty = 0;
             self.clear(
                 frame.digit as usize * 3 + frame.band as usize,
                 1 << frame.bit,
@@ -269,7 +265,6 @@ impl Solver {
             BAND_ALL & !filled[1],
             BAND_ALL & !filled[2],
         ];
-        self.dirty = (1 << 27) - 1;
         // No 27-bit mask equals u32::MAX: every mask gets a first update.
         self.seen = [u32::MAX; 27];
         true
@@ -292,35 +287,36 @@ impl Solver {
         self.board.unsolved[band] &= !cell;
     }
 
-    /// Removes `cells` from mask `index` and marks it touched; the next pass updates
-    /// it if it differs from what its last update left.
+    /// Removes `cells` from mask `index`; the next pass sees the change.
     #[inline(always)]
     fn clear(&mut self, index: usize, cells: u32) {
         self.board.candidates[index] &= !cells;
-        self.dirty |= 1 << index;
     }
 
     /// Runs propagation to a fixed point; false on a contradiction.
     fn propagate(&mut self) -> bool {
         loop {
-            // One unrolled pass per round over the 27 masks, each update specialised for
-            // its (digit, band): constant indices, no bounds checks, no division.
+            // Unrolled passes over the 27 masks until none changed; each update is
+            // specialised for its (digit, band): constant indices, no bounds checks.
             macro_rules! pass {
-                ($($i:literal)*) => {
+                ($changed:ident; $($i:literal)*) => {
                     $(
-                        if self.dirty & (1 << $i) != 0 {
-                            self.dirty &= !(1 << $i);
-                            if self.board.candidates[$i] != self.seen[$i]
-                                && !self.update_band::<$i>()
-                            {
+                        if self.board.candidates[$i] != self.seen[$i] {
+                            $changed = true;
+                            if !self.update_band::<$i>() {
                                 return false;
                             }
                         }
                     )*
                 };
             }
-            while self.dirty != 0 {
-                pass!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26);
+            loop {
+                let mut changed = false;
+                pass!(changed;
+                    0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26);
+                if !changed {
+                    break;
+                }
             }
             self.stats.rounds += 1;
             match self.naked_singles() {
@@ -336,35 +332,23 @@ impl Solver {
         }
     }
 
-    /// Applies the triad rule, row hidden singles and column claiming to one
-    /// (digit, band) mask.
+    /// Applies the triad rule, column claiming and row hidden singles to one
+    /// (digit, band) mask, straight-line (no data-dependent branches but the dead end).
     ///
-    /// Cells alone in their row are placed in one batch (the other digits lose those
-    /// cells); the next triad pass removes the rest of their boxes, since a row confined
-    /// to one triad takes that box. Finally, a box of this band where the digit is left
-    /// in one column claims that column: the other two bands lose it.
+    /// The triad rule keeps only triads on a feasible permutation; a row confined to
+    /// one triad thereby takes that box, so a cell alone in its row has no box peers
+    /// left. A box where the digit is left in one column claims that column: the other
+    /// two bands lose it. Cells alone in their row are placed: the other digits lose them.
     #[inline(always)]
     fn update_band<const INDEX: usize>(&mut self) -> bool {
         let (digit, band) = (INDEX / 3, INDEX % 3);
         let mut mask = self.board.candidates[INDEX];
-        loop {
-            let pattern = SHRINK[(mask & 0x1ff) as usize] as usize
-                | (SHRINK[((mask >> 9) & 0x1ff) as usize] as usize) << 3
-                | (SHRINK[((mask >> 18) & 0x1ff) as usize] as usize) << 6;
-            mask &= TRIAD_KEEP[pattern & 0x1ff];
-            if mask == 0 {
-                return false;
-            }
-            let singles = row_singles(mask) & self.board.unsolved[band];
-            if singles == 0 {
-                break;
-            }
-            for d in 0..9 {
-                if d != digit {
-                    self.clear(d * 3 + band, singles);
-                }
-            }
-            self.board.unsolved[band] &= !singles;
+        let pattern = SHRINK[(mask & 0x1ff) as usize] as usize
+            | (SHRINK[((mask >> 9) & 0x1ff) as usize] as usize) << 3
+            | (SHRINK[((mask >> 18) & 0x1ff) as usize] as usize) << 6;
+        mask &= TRIAD_KEEP[pattern & 0x1ff];
+        if mask == 0 {
+            return false;
         }
         self.board.candidates[INDEX] = mask;
         self.seen[INDEX] = mask;
@@ -372,6 +356,13 @@ impl Solver {
         let claimed = CLAIMED_COLUMNS[columns as usize];
         self.clear(digit * 3 + (band + 1) % 3, claimed);
         self.clear(digit * 3 + (band + 2) % 3, claimed);
+        let singles = row_singles(mask) & self.board.unsolved[band];
+        self.board.unsolved[band] &= !singles;
+        for d in 0..9 {
+            if d != digit {
+                self.clear(d * 3 + band, singles);
+            }
+        }
         true
     }
 
