@@ -231,11 +231,7 @@ pub fn detect_layout(
         offset = end + 1;
         line_no += 1;
     }
-    let format = format.unwrap_or(if first_record.contains(&b',') {
-        Format::Csv
-    } else {
-        Format::Lines
-    });
+    let format = format.unwrap_or_else(|| detect_format(first_record));
     let mut layout = Layout {
         format,
         puzzle_field: 0,
@@ -311,6 +307,20 @@ pub fn detect_layout(
             .map(|(i, _)| i);
     }
     Ok(layout)
+}
+
+/// CSV when the first record line has a comma, starts with a quote, or is a lone
+/// puzzle-column header name (a one-column CSV); else one puzzle per line.
+fn detect_format(first_record: &[u8]) -> Format {
+    let trimmed = first_record.trim_ascii();
+    let is_header_name = PUZZLE_NAMES
+        .iter()
+        .any(|n| trimmed.eq_ignore_ascii_case(n.as_bytes()));
+    if first_record.contains(&b',') || trimmed.starts_with(b"\"") || is_header_name {
+        Format::Csv
+    } else {
+        Format::Lines
+    }
 }
 
 /// Splits one CSV line into unquoted fields (for detection only).

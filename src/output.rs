@@ -89,8 +89,10 @@ impl Output {
             move |source| OutputError::Create { path: p, source }
         };
         let (target, shown) = match path {
-            None => (Target::Stdout(io::stdout()), PathBuf::from("-")),
-            Some(p) if p == Path::new("-") => (Target::Stdout(io::stdout()), PathBuf::from("-")),
+            None => (Target::Stdout(io::stdout()), PathBuf::from("stdout")),
+            Some(p) if p == Path::new("-") => {
+                (Target::Stdout(io::stdout()), PathBuf::from("stdout"))
+            }
             Some(p) => match fs::metadata(p) {
                 Ok(meta) if meta.is_dir() => {
                     return Err(OutputError::Create {
