@@ -255,7 +255,12 @@ fn run_bench(args: &cli::BenchArgs) -> Result<ExitCode, AppError> {
         results,
     };
     let mut stdout = Output::open(None)?;
-    stdout.write_all(bench::table(&report).as_bytes())?;
+    let text = if args.markdown {
+        bench::markdown(&report)
+    } else {
+        bench::table(&report)
+    };
+    stdout.write_all(text.as_bytes())?;
     stdout.finish()?;
     if let Some(path) = &args.json {
         let json = serde_json::to_vec_pretty(&report)

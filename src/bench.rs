@@ -255,6 +255,39 @@ pub fn table(report: &BenchReport) -> String {
     s
 }
 
+/// Header of the markdown table printed by `bench --markdown`.
+pub const MARKDOWN_HEADER: &str = "| dataset | records | mode | threads | puzzles/s | speedup \
+    | us/puzzle p50 | us/puzzle p99 | guesses/puzzle | no guess |\n\
+    |---|---:|---|---:|---:|---:|---:|---:|---:|---:|\n";
+
+/// The results as markdown table rows, one per thread count, after [`MARKDOWN_HEADER`].
+pub fn markdown(report: &BenchReport) -> String {
+    let name = std::path::Path::new(&report.input).file_name().map_or_else(
+        || report.input.clone(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    let mut s = String::from(MARKDOWN_HEADER);
+    for r in &report.results {
+        s.push_str(&format!(
+            "| {} | {} | {} | {} | {:.0} | {:.2} | {:.2} | {:.2} | {:.2} | {:.1}% |\n",
+            name,
+            report.timed,
+            match report.mode {
+                BenchMode::Solve => "solve",
+                BenchMode::Count => "count",
+            },
+            r.threads,
+            r.puzzles_per_sec.median,
+            r.speedup,
+            r.latency_ns.p50 as f64 / 1e3,
+            r.latency_ns.p99 as f64 / 1e3,
+            report.effort.guesses_per_puzzle,
+            report.effort.no_guess_percent,
+        ));
+    }
+    s
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

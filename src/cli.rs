@@ -142,6 +142,10 @@ pub struct BenchArgs {
     /// Write one .hgrm latency file per thread count: FILE with `.tN` before the extension.
     #[arg(long, value_name = "FILE.hgrm")]
     pub histogram: Option<PathBuf>,
+    /// Print markdown table rows (dataset, records, mode, threads, puzzles/s, us/puzzle
+    /// p50/p99, guesses/puzzle) instead of the readable table.
+    #[arg(long)]
+    pub markdown: bool,
 }
 
 /// Options of `corpus`.

@@ -407,3 +407,103 @@ fn closed_stdout_is_quiet() {
     assert!(out.status.success(), "{:?}", out.status);
     assert!(!stderr(&out).contains("panicked"), "{}", stderr(&out));
 }
+
+#[test]
+fn bench_json_is_consistent() {
+    let dir = tempfile::tempdir().unwrap();
+    let json_path = dir.path().join("b.json");
+    let hgrm = dir.path().join("lat.hgrm");
+    let input = dir.path().join("in.txt");
+    // Two invalid records among real ones: counted, excluded from timing.
+    let mut text = std::fs::read_to_string(common::data("norvig-top95.txt")).unwrap();
+    text.push_str("not a puzzle\n11.......\n");
+    std::fs::write(&input, text).unwrap();
+    let out = run(&[
+        "bench",
+        input.to_str().unwrap(),
+        "--rounds",
+        "3",
+        "--warmup",
+        "1",
+        "--threads",
+        "1,2",
+        "--json",
+        json_path.to_str().unwrap(),
+        "--histogram",
+        hgrm.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let table = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        table.contains("97 records (95 timed, 2 invalid excluded)"),
+        "{table}"
+    );
+    let j: serde_json::Value = serde_json::from_slice(&std::fs::read(&json_path).unwrap()).unwrap();
+    assert_eq!(j["records"], 97);
+    assert_eq!(j["timed"], 95);
+    assert_eq!(j["invalid"], 2);
+    assert_eq!(j["mode"], "count");
+    let results = j["results"].as_array().unwrap();
+    assert_eq!(results.len(), 2);
+    for (r, threads) in results.iter().zip([1, 2]) {
+        assert_eq!(r["threads"], threads);
+        let rate = &r["puzzles_per_sec"];
+        let f = |v: &serde_json::Value| v.as_f64().unwrap();
+        assert!(f(&rate["min"]) <= f(&rate["median"]) && f(&rate["median"]) <= f(&rate["max"]));
+        assert!(f(&rate["min"]) > 0.0);
+        let l = &r["latency_ns"];
+        let p = |k: &str| l[k].as_u64().unwrap();
+        assert!(p("p50") > 0);
+        assert!(
+            p("p50") <= p("p90")
+                && p("p90") <= p("p99")
+                && p("p99") <= p("p999")
+                && p("p999") <= p("max")
+        );
+        // Every timed puzzle of every round is in the histogram.
+        let text =
+            std::fs::read_to_string(dir.path().join(format!("lat.t{threads}.hgrm"))).unwrap();
+        assert!(
+            text.contains(&format!("Total count    = {:>12}]", 95 * 3)),
+            "{text}"
+        );
+    }
+    assert_eq!(results[0]["speedup"], 1.0);
+    let e = &j["effort"];
+    assert!(e["guesses_per_puzzle"].as_f64().unwrap() > 0.0);
+    let no_guess = e["no_guess_percent"].as_f64().unwrap();
+    assert!((0.0..=100.0).contains(&no_guess));
+}
+
+#[test]
+fn corpus_is_deterministic_and_unique() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = common::data("magictour-top1465.txt");
+    let make = |name: &str, seed: &str| {
+        let path = dir.path().join(name);
+        let out = run(&[
+            "corpus",
+            "--from",
+            src.to_str().unwrap(),
+            "--count",
+            "3000",
+            "--seed",
+            seed,
+            "-o",
+            path.to_str().unwrap(),
+        ]);
+        assert!(out.status.success());
+        std::fs::read(path).unwrap()
+    };
+    let a = make("a.txt", "5");
+    assert_eq!(a, make("b.txt", "5"));
+    assert_ne!(a, make("c.txt", "6"));
+    let out = run(&[
+        "classify",
+        dir.path().join("a.txt").to_str().unwrap(),
+        "--require-unique",
+        "-q",
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(rows(&out.stdout).len(), 3000);
+}
