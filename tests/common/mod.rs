@@ -50,4 +50,5 @@ pub fn load(name: &str) -> Vec<Loaded> {
     out
 }
 
+#[allow(unused_imports)]
 pub use reference::reference_count;
