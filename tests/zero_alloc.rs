@@ -111,30 +111,22 @@ fn pipeline_chunk_path_allocates_nothing_per_record() {
         let mut out = Vec::new();
         let mut costs = Vec::new();
         for chunk in [cut(5000), cut(100), cut(5000)] {
-            // Warm: grow the buffer once for this chunk size.
-            process_chunk(
-                chunk,
-                layout.first_line,
-                &layout,
-                Mode::Classify,
-                &mut worker,
-                &mut out,
-                &mut Tally::default(),
-            );
-            out.clear();
             let mut tally = Tally::default();
-            costs.push(allocations(|| {
+            let mut run = |out: &mut Vec<u8>, tally: &mut Tally| {
                 process_chunk(
                     chunk,
                     layout.first_line,
                     &layout,
                     Mode::Classify,
                     &mut worker,
-                    &mut out,
-                    &mut tally,
+                    out,
+                    tally,
                 );
-            }));
-            out.clear();
+                out.clear();
+            };
+            // Warm: grow the buffer once for this chunk size; then count.
+            run(&mut out, &mut Tally::default());
+            costs.push(allocations(|| run(&mut out, &mut tally)));
             assert!(tally.counts.unique >= 100);
         }
         assert!(
