@@ -107,3 +107,64 @@ proptest! {
         prop_assert_eq!(common::reference_count(&moved, 2), 1);
     }
 }
+
+/// Fields with quotes, commas and newlines, written as RFC 4180 CSV.
+fn csv_text(rows: &[Vec<String>]) -> String {
+    let mut out = String::new();
+    for row in rows {
+        let fields: Vec<String> = row
+            .iter()
+            .map(|f| {
+                if f.contains([',', '"', '\n']) {
+                    format!("\"{}\"", f.replace('"', "\"\""))
+                } else {
+                    f.clone()
+                }
+            })
+            .collect();
+        out.push_str(&fields.join(","));
+        out.push('\n');
+    }
+    out
+}
+
+fn parse_all(bytes: &[u8]) -> Vec<Vec<Vec<u8>>> {
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .from_reader(bytes);
+    reader
+        .byte_records()
+        .map(|r| r.unwrap().iter().map(|f| f.to_vec()).collect())
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(500))]
+
+    /// Chunks of CSV end on record boundaries: parsing chunk by chunk gives the same
+    /// records as parsing the whole, whatever the target sizes.
+    #[test]
+    fn csv_chunks_end_on_record_boundaries(
+        rows in proptest::collection::vec(
+            proptest::collection::vec("[a-c,\"\n]{0,6}", 1..4), 1..30),
+        targets in proptest::collection::vec(0usize..40, 1..10),
+    ) {
+        use sudoku_batch::input::{chunk_end, Format};
+        let text = csv_text(&rows);
+        let bytes = text.as_bytes();
+        let mut pos = 0;
+        let mut quoted = false;
+        let mut chunked = Vec::new();
+        let mut i = 0;
+        while pos < bytes.len() {
+            let end = chunk_end(&bytes[pos..], targets[i % targets.len()], Format::Csv, &mut quoted);
+            prop_assert!(end > 0);
+            chunked.extend(parse_all(&bytes[pos..pos + end]));
+            pos += end;
+            i += 1;
+        }
+        prop_assert!(!quoted);
+        prop_assert_eq!(chunked, parse_all(bytes));
+    }
+}
