@@ -171,18 +171,12 @@ proptest! {
 
 /// Every record of a CSV text as (line, puzzle or error, raw, expected).
 fn csv_records(text: &str) -> Vec<String> {
-    use sudoku_batch::input::{
-        detect_layout, for_each_record, ColumnChoice, Format, RecordScratch,
-    };
-    let bytes = text.as_bytes();
-    let layout = detect_layout(bytes, Some(Format::Csv), &ColumnChoice::Index(2)).unwrap();
+    use sudoku_batch::input::{ColumnChoice, Format};
     let mut out = Vec::new();
-    let mut scratch = RecordScratch::default();
-    for_each_record(
-        &bytes[layout.data_start..],
-        layout.first_line,
-        &layout,
-        &mut scratch,
+    common::each_record(
+        text.as_bytes(),
+        Some(Format::Csv),
+        &ColumnChoice::Index(2),
         |r| {
             out.push(format!(
                 "{} {:?} {:?} {:?}",

@@ -4,7 +4,9 @@
 
 use std::path::PathBuf;
 
-use sudoku_batch::input::{detect_layout, for_each_record, ColumnChoice, RecordScratch};
+use sudoku_batch::input::{
+    detect_layout, for_each_record, ColumnChoice, Format, Record, RecordScratch,
+};
 use sudoku_batch::Grid;
 
 #[path = "reference.rs"]
@@ -24,29 +26,39 @@ pub struct Loaded {
     pub expected: Option<Grid>,
 }
 
-/// Every record of a bundled dataset, parsed with the library's record finder.
-/// Panics on a malformed record: the bundled files hold none.
-pub fn load(name: &str) -> Vec<Loaded> {
-    let bytes = std::fs::read(data(name)).unwrap();
-    let layout = detect_layout(&bytes, None, &ColumnChoice::Auto).unwrap();
-    let mut out = Vec::new();
+/// Calls `each` for every record of `bytes`, found by the library's record finder.
+pub fn each_record(
+    bytes: &[u8],
+    format: Option<Format>,
+    column: &ColumnChoice,
+    each: impl FnMut(Record<'_>),
+) {
+    let layout = detect_layout(bytes, format, column).unwrap();
     let mut scratch = RecordScratch::default();
     for_each_record(
         &bytes[layout.data_start..],
         layout.first_line,
         &layout,
         &mut scratch,
-        |r| {
-            let puzzle = r
-                .puzzle
-                .unwrap_or_else(|e| panic!("{name}:{}: {e:?}", r.line));
-            out.push(Loaded {
-                line: r.line,
-                puzzle,
-                expected: r.expected.map(|e| e.unwrap()),
-            })
-        },
+        each,
     );
+}
+
+/// Every record of a bundled dataset, parsed with the library's record finder.
+/// Panics on a malformed record: the bundled files hold none.
+pub fn load(name: &str) -> Vec<Loaded> {
+    let bytes = std::fs::read(data(name)).unwrap();
+    let mut out = Vec::new();
+    each_record(&bytes, None, &ColumnChoice::Auto, |r| {
+        let puzzle = r
+            .puzzle
+            .unwrap_or_else(|e| panic!("{name}:{}: {e:?}", r.line));
+        out.push(Loaded {
+            line: r.line,
+            puzzle,
+            expected: r.expected.map(|e| e.unwrap()),
+        })
+    });
     out
 }
 
