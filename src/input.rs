@@ -636,7 +636,7 @@ fn line_record(line: &[u8], line_no: u64) -> Record<'_> {
     }
 }
 
-/// Appends `raw` to `out` as a safe CSV field: at most [`RAW_KEEP`] bytes, bytes outside
+/// Appends `raw` to `out` as a safe CSV field: at most 100 bytes (then `...`), bytes outside
 /// printable ASCII shown as `?`, quoted when it holds a comma or quote.
 pub fn write_raw_field(out: &mut Vec<u8>, raw: &[u8]) {
     let cut = &raw[..raw.len().min(RAW_KEEP)];

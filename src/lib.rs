@@ -4,7 +4,7 @@
 //! [`grid`] (the 81-cell value type), [`solver`] (propagation and search with fixed-size
 //! state), [`input`] (mapping files, formats, record finding), [`pipeline`] (rayon
 //! scheduling and ordered output), [`report`] (counts, percentiles, exporters),
-//! [`output`] (atomic files), [`bench`] and [`corpus`] (their commands' cores),
+//! [`output`] (atomic files), [`bench`](mod@bench) and [`corpus`] (their commands' cores),
 //! [`cli`] and [`app`] (the command line).
 //!
 //! ```
