@@ -385,12 +385,12 @@ impl Solver {
             while singles != 0 {
                 let bit = singles.trailing_zeros();
                 singles &= singles - 1;
-                let cell = 1u32 << bit;
-                let Some(digit) = (0..9).find(|&d| self.board.candidates[d * 3 + band] & cell != 0)
-                else {
+                let digits = self.digits_at(band, bit);
+                if digits == 0 {
                     // An earlier placement in this sweep took the cell's last candidate.
                     return Sweep::Contradiction;
-                };
+                }
+                let digit = digits.trailing_zeros() as usize;
                 self.place(digit, band, bit);
                 placed = true;
             }
@@ -400,6 +400,16 @@ impl Solver {
         } else {
             Sweep::Stable
         }
+    }
+
+    /// The candidate digits of cell `bit` of `band`, as bits 0..9 (branch-free).
+    #[inline(always)]
+    fn digits_at(&self, band: usize, bit: u32) -> u32 {
+        let mut digits = 0;
+        for d in 0..9 {
+            digits |= ((self.board.candidates[d * 3 + band] >> bit) & 1) << d;
+        }
+        digits
     }
 
     /// Bit-sliced candidate counts for a band's cells: (at least 1, at least 2, at least 3).
@@ -418,10 +428,8 @@ impl Solver {
     /// Branches on a cell: saves the node, then places the cell's lowest candidate.
     fn guess(&mut self) -> bool {
         let (band, bit) = self.pick_cell();
-        let cell = 1u32 << bit;
-        let digit = (0..9)
-            .find(|&d| self.board.candidates[d * 3 + band] & cell != 0)
-            .unwrap_or(0);
+        // The picked cell is unsolved and alive, so it has a candidate.
+        let digit = (self.digits_at(band, bit).trailing_zeros() as usize).min(8);
         // Depth stays below MAX_DEPTH: every frame below this one placed at least one
         // of the 81 cells, and this cell is unsolved.
         self.stack[self.depth] = Frame {
