@@ -473,9 +473,7 @@ impl Solver {
             while rest != 0 {
                 let bit = rest.trailing_zeros();
                 rest &= rest - 1;
-                let n = (0..9)
-                    .filter(|&d| self.board.candidates[d * 3 + band] & (1 << bit) != 0)
-                    .count() as u32;
+                let n = self.digits_at(band, bit).count_ones();
                 if n < best.2 {
                     best = (band, bit, n);
                 }
