@@ -542,69 +542,39 @@ fn run_source<R: Read>(
     let mode = options.mode;
 
     output.write_all(HEADER)?;
-    let mut records = 0u64;
-    let mut rows = 0u64;
-    let mut tally = Tally::default();
-    let mut first_error: Option<RunError> = None;
+    let mut writer = OrderedWriter {
+        output,
+        progress,
+        pending: BTreeMap::new(),
+        next: 0,
+        spare: Vec::new(),
+        records: 0,
+        rows: 0,
+        tally: Tally::default(),
+        error: None,
+    };
 
     pool.in_place_scope(|scope| {
         let (tx, rx) = mpsc::channel::<Done>();
-        let mut spare: Vec<Vec<u8>> = Vec::new();
-        let mut pending: BTreeMap<u64, Done> = BTreeMap::new();
         let mut next_index = 0u64;
-        let mut next_to_write = 0u64;
         let mut in_flight = 0usize;
-        let mut write_ready = |done: Done,
-                               pending: &mut BTreeMap<u64, Done>,
-                               spare: &mut Vec<Vec<u8>>,
-                               first_error: &mut Option<RunError>| {
-            pending.insert(done.index, done);
-            while let Some(done) = pending.remove(&next_to_write) {
-                next_to_write += 1;
-                if first_error.is_none() {
-                    if let Err(e) = output.write_all(&done.out) {
-                        *first_error = Some(e.into());
-                    }
-                }
-                rows += count_newlines(&done.out);
-                records += done.tally.counts.total();
-                merge_tally(&mut tally, &done.tally);
-                if let Some(bar) = &progress {
-                    bar.inc(done.input_len as u64);
-                    bar.set_message(format!("{records} records"));
-                }
-                let mut buf = done.out;
-                buf.clear();
-                spare.push(buf);
-            }
-        };
-        loop {
-            if first_error.is_some() {
-                break;
-            }
+        while writer.error.is_none() {
             while in_flight >= max_in_flight {
-                // Workers always send before finishing, so this cannot hang.
+                // This thread holds a sender, so `recv` waits for a worker's result.
                 let Ok(done) = rx.recv() else { break };
                 in_flight -= 1;
-                write_ready(done, &mut pending, &mut spare, &mut first_error);
+                writer.accept(done);
             }
             let chunk = match source.next_chunk() {
                 Ok(Some(c)) => c,
                 Ok(None) => break,
                 Err(source) => {
-                    first_error = Some(
-                        InputError::Io {
-                            path: "-".into(),
-                            source,
-                        }
-                        .into(),
-                    );
+                    let path = "-".into();
+                    writer.error = Some(InputError::Io { path, source }.into());
                     break;
                 }
             };
-            let mut out = spare
-                .pop()
-                .unwrap_or_else(|| Vec::with_capacity(3 * CHUNK_BYTES));
+            let mut out = writer.buffer();
             let tx = tx.clone();
             let index = next_index;
             next_index += 1;
@@ -636,15 +606,21 @@ fn run_source<R: Read>(
         }
         drop(tx);
         for done in rx {
-            write_ready(done, &mut pending, &mut spare, &mut first_error);
+            writer.accept(done);
         }
     });
-    if let Some(bar) = &progress {
+    if let Some(bar) = &writer.progress {
         bar.finish_and_clear();
     }
-    if let Some(e) = first_error {
+    if let Some(e) = writer.error {
         return Err(e);
     }
+    let OrderedWriter {
+        records,
+        rows,
+        tally,
+        ..
+    } = writer;
     let mut histogram = new_histogram();
     for w in &workers {
         let w = w.lock().unwrap_or_else(|p| p.into_inner());
@@ -670,6 +646,57 @@ fn run_source<R: Read>(
         first_not_unique: tally.not_unique[..tally.not_unique_len].to_vec(),
     };
     Ok((report, histogram))
+}
+
+/// Writes chunk results strictly in input order as they arrive out of order, recycles
+/// their buffers, and counts what it wrote: records (from the workers' tallies) and rows
+/// (newlines actually written), so the two can be checked against each other.
+struct OrderedWriter<'o> {
+    output: &'o mut Output,
+    progress: Option<indicatif::ProgressBar>,
+    /// Results that arrived before the chunks ahead of them.
+    pending: BTreeMap<u64, Done>,
+    /// Index of the next chunk to write.
+    next: u64,
+    /// Written buffers, cleared, for the next chunks.
+    spare: Vec<Vec<u8>>,
+    records: u64,
+    rows: u64,
+    tally: Tally,
+    /// The first write error; later results are still drained but not written.
+    error: Option<RunError>,
+}
+
+impl OrderedWriter<'_> {
+    /// An output buffer for the next chunk: a recycled one when there is one.
+    fn buffer(&mut self) -> Vec<u8> {
+        self.spare
+            .pop()
+            .unwrap_or_else(|| Vec::with_capacity(3 * CHUNK_BYTES))
+    }
+
+    /// Takes one chunk's result and writes every result that is now next in order.
+    fn accept(&mut self, done: Done) {
+        self.pending.insert(done.index, done);
+        while let Some(done) = self.pending.remove(&self.next) {
+            self.next += 1;
+            if self.error.is_none() {
+                if let Err(e) = self.output.write_all(&done.out) {
+                    self.error = Some(e.into());
+                }
+            }
+            self.rows += count_newlines(&done.out);
+            self.records += done.tally.counts.total();
+            merge_tally(&mut self.tally, &done.tally);
+            if let Some(bar) = &self.progress {
+                bar.inc(done.input_len as u64);
+                bar.set_message(format!("{} records", self.records));
+            }
+            let mut buf = done.out;
+            buf.clear();
+            self.spare.push(buf);
+        }
+    }
 }
 
 fn merge_tally(total: &mut Tally, part: &Tally) {
