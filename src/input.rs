@@ -48,6 +48,8 @@ pub enum InputError {
     },
     /// No column of the CSV holds puzzles and `--column` was not given.
     NoPuzzleColumn,
+    /// `--column` was given but the input is one puzzle per line.
+    ColumnWithoutCsv,
     /// The input changed size while it was mapped.
     Changed(PathBuf),
 }
@@ -65,6 +67,11 @@ impl std::fmt::Display for InputError {
             InputError::NoPuzzleColumn => write!(
                 f,
                 "no CSV column holds 81-cell puzzles; name one with --column NAME|INDEX"
+            ),
+            InputError::ColumnWithoutCsv => write!(
+                f,
+                "--column applies to CSV input, but this input holds one puzzle per line \
+                 (no comma in its first record); add --format csv to read it as CSV"
             ),
             InputError::Changed(path) => write!(
                 f,
@@ -240,6 +247,9 @@ pub fn detect_layout(
         data_start: start,
         first_line: 1,
     };
+    if format == Format::Lines && *column != ColumnChoice::Auto {
+        return Err(InputError::ColumnWithoutCsv);
+    }
     if format == Format::Lines || first_record.is_empty() {
         return Ok(layout);
     }

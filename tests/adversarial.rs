@@ -319,6 +319,19 @@ fn csv_header_only_missing_column_and_huge_field() {
 }
 
 #[test]
+fn column_option_needs_csv() {
+    let f = fixture("lines.txt", format!("{P}\n").as_bytes());
+    let (out, _) = classify(&f.path, &["--column", "1"]);
+    assert_eq!(out.status.code(), Some(2));
+    let msg = String::from_utf8_lossy(&out.stderr);
+    assert!(msg.contains("--column applies to CSV input"), "{msg}");
+    // Forced CSV: a one-column file without a header reads fine.
+    let (out, rows) = classify(&f.path, &["--column", "1", "--format", "csv"]);
+    assert!(out.status.success());
+    check(&rows, &[1]);
+}
+
+#[test]
 fn csv_column_by_index_and_name() {
     let text = format!("x,y\n{S},{P}\n");
     for col in ["2", "y", "Y"] {
