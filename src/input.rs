@@ -286,8 +286,7 @@ pub fn detect_layout(
         }
         ColumnChoice::Auto if has_header => match find_name(PUZZLE_NAMES) {
             Some(i) => i,
-            None => first_grid_column(head, offset, first_record.len())
-                .ok_or(InputError::NoPuzzleColumn)?,
+            None => first_grid_column(head, offset).ok_or(InputError::NoPuzzleColumn)?,
         },
         ColumnChoice::Auto => fields
             .iter()
@@ -363,7 +362,7 @@ fn header_end(data: &[u8], offset: usize) -> usize {
 }
 
 /// When no header name matches: the first column whose value in the first data row is a grid.
-fn first_grid_column(data: &[u8], header_offset: usize, _header_len: usize) -> Option<usize> {
+fn first_grid_column(data: &[u8], header_offset: usize) -> Option<usize> {
     let start = header_end(data, header_offset);
     let mut reader = csv::ReaderBuilder::new()
         .has_headers(false)
