@@ -19,9 +19,6 @@ use crate::grid::{cell_value, Grid, ParseError, ParseErrorKind, CELLS};
 /// Target chunk size; chunks end at the first record boundary after this many bytes.
 pub const CHUNK_BYTES: usize = 128 * 1024;
 
-/// Longest raw token copied into an `invalid` row's `puzzle` field.
-const RAW_KEEP: usize = 100;
-
 /// Header names recognised for the puzzle column, compared without case.
 const PUZZLE_NAMES: &[&str] = &["puzzle", "puzzles", "quizzes", "quiz", "grid", "sudoku"];
 /// Header names recognised for the expected-solution column, compared without case.
@@ -645,29 +642,6 @@ fn line_record(line: &[u8], line_no: u64) -> Record<'_> {
     }
 }
 
-/// Appends `raw` to `out` as a safe CSV field: at most 100 bytes (then `...`), bytes outside
-/// printable ASCII shown as `?`, quoted when it holds a comma or quote.
-pub fn write_raw_field(out: &mut Vec<u8>, raw: &[u8]) {
-    let cut = &raw[..raw.len().min(RAW_KEEP)];
-    let needs_quotes = cut.iter().any(|&b| b == b',' || b == b'"');
-    if needs_quotes {
-        out.push(b'"');
-    }
-    for &b in cut {
-        match b {
-            b'"' => out.extend_from_slice(b"\"\""),
-            0x20..=0x7e => out.push(b),
-            _ => out.push(b'?'),
-        }
-    }
-    if raw.len() > RAW_KEEP {
-        out.extend_from_slice(b"...");
-    }
-    if needs_quotes {
-        out.push(b'"');
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -737,12 +711,5 @@ mod tests {
         let mut q = false;
         assert_eq!(chunk_end(data, 1, Format::Csv, &mut q), 8);
         assert!(!q);
-    }
-
-    #[test]
-    fn raw_fields_are_made_safe() {
-        let mut out = Vec::new();
-        write_raw_field(&mut out, b"a,\"b\xff");
-        assert_eq!(out, b"\"a,\"\"b?\"");
     }
 }

@@ -126,11 +126,6 @@ impl Output {
         })
     }
 
-    /// The path shown in messages (`-` for stdout).
-    pub fn path(&self) -> &Path {
-        &self.path
-    }
-
     /// Writes bytes.
     pub fn write_all(&mut self, bytes: &[u8]) -> Result<(), OutputError> {
         self.buffer

@@ -19,8 +19,8 @@ use hdrhistogram::Histogram;
 
 use crate::grid::{Grid, CELLS};
 use crate::input::{
-    chunk_end, detect_layout, for_each_record, write_raw_field, ColumnChoice, Format, InputBytes,
-    InputError, Layout, Record, RecordError, RecordScratch, CHUNK_BYTES,
+    chunk_end, detect_layout, for_each_record, ColumnChoice, Format, InputBytes, InputError,
+    Layout, Record, RecordError, RecordScratch, CHUNK_BYTES,
 };
 use crate::output::{Output, OutputError};
 use crate::report::{new_histogram, Latency, RunReport, Status, StatusCounts};
@@ -28,6 +28,9 @@ use crate::solver::{Classification, Outcome, Solver};
 
 /// The CSV header of `solve` and `classify` output.
 pub const HEADER: &[u8] = b"line,puzzle,solution,status,reason,mismatch\n";
+
+/// Longest raw text copied into an `invalid` row's `puzzle` field.
+const RAW_KEEP: usize = 100;
 
 /// Most line numbers of non-unique records kept for `--require-unique` messages.
 const KEEP_NOT_UNIQUE: usize = 10;
@@ -114,13 +117,6 @@ impl Default for Worker {
             histogram: new_histogram(),
             scratch: RecordScratch::default(),
         }
-    }
-}
-
-impl Worker {
-    /// The latency histogram of every puzzle this worker solved.
-    pub fn histogram(&self) -> &Histogram<u64> {
-        &self.histogram
     }
 }
 
@@ -236,7 +232,7 @@ fn write_row(
             grid.write_line(&mut line);
             out.extend_from_slice(&line);
         }
-        Err(_) => write_raw_field(out, record.raw),
+        Err(_) => write_raw_puzzle(out, record.raw),
     }
     out.push(b',');
     if let Some(s) = solution {
@@ -269,20 +265,41 @@ fn write_row(
     out.push(b'\n');
 }
 
-/// Quotes `out[start..]` as a CSV field if it holds a comma or quote.
+/// Appends a malformed record's text for the `puzzle` column: at most [`RAW_KEEP`]
+/// bytes (then `...`), bytes outside printable ASCII shown as `?`, quoted as needed.
+fn write_raw_puzzle(out: &mut Vec<u8>, raw: &[u8]) {
+    let start = out.len();
+    for &b in &raw[..raw.len().min(RAW_KEEP)] {
+        out.push(if (0x20..=0x7e).contains(&b) { b } else { b'?' });
+    }
+    if raw.len() > RAW_KEEP {
+        out.extend_from_slice(b"...");
+    }
+    quote_tail(out, start);
+}
+
+/// Quotes `out[start..]` as a CSV field if it holds a comma or quote, doubling quotes.
+/// Works in place from the back: no allocation beyond the buffer's growth.
 fn quote_tail(out: &mut Vec<u8>, start: usize) {
-    if !out[start..].iter().any(|&b| b == b',' || b == b'"') {
+    let field = &out[start..];
+    if !field.iter().any(|&b| b == b',' || b == b'"') {
         return;
     }
-    let field: Vec<u8> = out.drain(start..).collect();
-    out.push(b'"');
-    for b in field {
+    let quotes = field.iter().filter(|&&b| b == b'"').count();
+    let end = out.len();
+    out.resize(end + quotes + 2, 0);
+    let mut w = out.len() - 1;
+    out[w] = b'"';
+    for r in (start..end).rev() {
+        let b = out[r];
+        w -= 1;
+        out[w] = b;
         if b == b'"' {
-            out.push(b'"');
+            w -= 1;
+            out[w] = b'"';
         }
-        out.push(b);
     }
-    out.push(b'"');
+    out[w - 1] = b'"';
 }
 
 /// Appends the decimal digits of `n`.
@@ -721,4 +738,30 @@ fn progress_bar(total: u64) -> indicatif::ProgressBar {
         bar.set_style(style);
     }
     bar
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn raw_text_is_made_safe() {
+        let mut out = b"x,".to_vec();
+        write_raw_puzzle(&mut out, b"a,\"b\xff");
+        assert_eq!(out, b"x,\"a,\"\"b?\"");
+        let mut out = Vec::new();
+        write_raw_puzzle(&mut out, &[b'.'; 150]);
+        assert_eq!(out.len(), 103);
+        assert!(out.ends_with(b"..."));
+    }
+
+    #[test]
+    fn quoting_is_in_place_and_only_when_needed() {
+        let mut out = b"1,plain".to_vec();
+        quote_tail(&mut out, 2);
+        assert_eq!(out, b"1,plain");
+        let mut out = b"1,too short: 80, \"x\"".to_vec();
+        quote_tail(&mut out, 2);
+        assert_eq!(out, b"1,\"too short: 80, \"\"x\"\"\"");
+    }
 }
