@@ -6,8 +6,10 @@ use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use sudoku_batch::input::{open_file, ColumnChoice};
+use sudoku_batch::jobs::Classify;
 use sudoku_batch::output::Output;
-use sudoku_batch::pipeline::{run_file, Mode, RunOptions};
+use sudoku_batch::pipeline::{run_file, RunOptions};
+use sudoku_batch::rows::OutputFormat;
 
 fn pipeline(c: &mut Criterion) {
     for name in ["royle-17-clue.txt", "kaggle-1m-first10k.csv"] {
@@ -19,7 +21,7 @@ fn pipeline(c: &mut Criterion) {
         let records = {
             let mut out = Output::open(Some(Path::new("/dev/null"))).unwrap();
             let options = options(1);
-            run_file(&path, &input, &options, &mut out)
+            run_file(&Classify::new(), &path, &input, &options, &mut out)
                 .unwrap()
                 .0
                 .records
@@ -34,7 +36,7 @@ fn pipeline(c: &mut Criterion) {
                 |b| {
                     b.iter(|| {
                         let mut out = Output::open(Some(Path::new("/dev/null"))).unwrap();
-                        run_file(&path, &input, &options(threads), &mut out)
+                        run_file(&Classify::new(), &path, &input, &options(threads), &mut out)
                             .unwrap()
                             .0
                             .records
@@ -48,10 +50,10 @@ fn pipeline(c: &mut Criterion) {
 
 fn options(threads: usize) -> RunOptions {
     RunOptions {
-        mode: Mode::Classify,
         threads,
         format: None,
         column: ColumnChoice::Auto,
+        output_format: OutputFormat::Csv,
         progress: false,
     }
 }

@@ -9,9 +9,12 @@ use crate::bench::{self, BenchReport, ThreadResult};
 use crate::cli::{self, Cli, Command, FormatArg, InputArgs, RunArgs};
 use crate::corpus;
 use crate::input::{self, ColumnChoice, Format, InputError};
+use crate::jobs::{Classify, Job, Minimize, Solve};
 use crate::output::{self, Output, OutputError};
-use crate::pipeline::{self, Mode, RunError, RunOptions};
+use crate::pipeline::{self, RunError, RunOptions};
 use crate::report::{write_hgrm, Latency};
+use crate::rows::OutputFormat;
+use crate::solver::Solver;
 
 /// Exit status for errors (bad input, options, or output).
 const EXIT_ERROR: u8 = 2;
@@ -75,8 +78,9 @@ pub fn run(cli: Cli) -> ExitCode {
         std::process::exit(130);
     });
     let result = match cli.command {
-        Command::Solve(args) => run_pipeline(Mode::Solve, &args, false),
-        Command::Classify(args) => run_pipeline(Mode::Classify, &args.run, args.require_unique),
+        Command::Solve(args) => run_job(&Solve::new(), &args, false),
+        Command::Classify(args) => run_job(&Classify::new(), &args.run, args.require_unique),
+        Command::Minimize(args) => run_job(&Minimize::new(), &args, false),
         Command::Bench(args) => run_bench(&args),
         Command::Corpus(args) => run_corpus(&args),
     };
@@ -117,7 +121,9 @@ fn is_stdin(path: &Path) -> bool {
     path == Path::new("-")
 }
 
-fn run_pipeline(mode: Mode, args: &RunArgs, require_unique: bool) -> Result<ExitCode, AppError> {
+/// Runs one job over the input through the pipeline, then writes the report, the
+/// histogram and the summary.
+fn run_job<J: Job>(job: &J, args: &RunArgs, require_unique: bool) -> Result<ExitCode, AppError> {
     let InputArgs {
         input,
         threads,
@@ -126,10 +132,10 @@ fn run_pipeline(mode: Mode, args: &RunArgs, require_unique: bool) -> Result<Exit
         no_mmap,
     } = &args.input;
     let options = RunOptions {
-        mode,
         threads: threads.map_or_else(default_threads, usize::from),
         format: format_choice(*format),
         column: column_choice(column),
+        output_format: OutputFormat::Csv,
         progress: !args.quiet && !args.no_progress && std::io::stderr().is_terminal(),
     };
     // Open the input before the output, so a bad input leaves no output file behind.
@@ -140,8 +146,8 @@ fn run_pipeline(mode: Mode, args: &RunArgs, require_unique: bool) -> Result<Exit
     };
     let mut out = Output::open(args.output.as_deref())?;
     let (mut report, histogram) = match &mapped {
-        None => pipeline::run_stream(std::io::stdin().lock(), &options, &mut out)?,
-        Some(bytes) => pipeline::run_file(input, bytes, &options, &mut out)?,
+        None => pipeline::run_stream(job, std::io::stdin().lock(), &options, &mut out)?,
+        Some(bytes) => pipeline::run_file(job, input, bytes, &options, &mut out)?,
     };
     report.input = input.display().to_string();
     if report.records != report.rows_written {
@@ -219,11 +225,12 @@ fn run_bench(args: &cli::BenchArgs) -> Result<ExitCode, AppError> {
             loaded.invalid
         )));
     }
-    let effort = bench::effort(&loaded.puzzles, mode);
+    let effort = bench::effort::<Solver>(&loaded.puzzles, mode);
     let mut results: Vec<ThreadResult> = Vec::new();
     for &t in &threads {
-        let (rates, histogram) = bench::measure(&loaded.puzzles, mode, t, args.warmup, args.rounds)
-            .map_err(|e| AppError::Other(format!("cannot start {t} threads: {e}")))?;
+        let (rates, histogram) =
+            bench::measure::<Solver>(&loaded.puzzles, mode, t, args.warmup, args.rounds)
+                .map_err(|e| AppError::Other(format!("cannot start {t} threads: {e}")))?;
         let rate = bench::summarise(&rates);
         let base = results
             .first()

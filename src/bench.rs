@@ -10,10 +10,11 @@ use hdrhistogram::Histogram;
 use rayon::prelude::*;
 use serde::Serialize;
 
+use crate::engine::Engine;
 use crate::grid::Grid;
 use crate::input::{for_each_record, Layout, RecordScratch};
 use crate::report::{new_histogram, Latency};
-use crate::solver::Solver;
+use crate::solver::Outcome;
 
 /// Most puzzles handed to a worker at a time during a timed pass; small inputs use
 /// smaller batches so every thread gets dozens of them (load balance).
@@ -119,12 +120,12 @@ pub struct BenchReport {
     pub results: Vec<ThreadResult>,
 }
 
-/// Measures search effort with one solver, untimed.
-pub fn effort(puzzles: &[Grid], mode: BenchMode) -> Effort {
-    let mut solver = Solver::new();
+/// Measures search effort with one engine, untimed.
+pub fn effort<E: Engine>(puzzles: &[Grid], mode: BenchMode) -> Effort {
+    let mut solver = E::boxed();
     let (mut guesses, mut no_guess) = (0u64, 0u64);
     for p in puzzles {
-        run_one(&mut solver, p, mode);
+        run_one(&mut *solver, p, mode);
         let g = solver.stats().guesses;
         guesses += g as u64;
         no_guess += (g == 0) as u64;
@@ -137,17 +138,18 @@ pub fn effort(puzzles: &[Grid], mode: BenchMode) -> Effort {
 }
 
 #[inline]
-fn run_one(solver: &mut Solver, puzzle: &Grid, mode: BenchMode) -> bool {
+fn run_one<E: Engine>(solver: &mut E, puzzle: &Grid, mode: BenchMode) -> bool {
     match mode {
-        BenchMode::Solve => matches!(solver.solve(puzzle), crate::Outcome::Solved(_)),
+        BenchMode::Solve => matches!(solver.solve(puzzle), Outcome::Solved(_)),
         BenchMode::Count => solver.count(puzzle, 2).solutions == 1,
     }
 }
 
-/// Runs `warmup` untimed and `rounds` timed passes with `threads` workers.
+/// Runs `warmup` untimed and `rounds` timed passes with `threads` workers, each with
+/// its own engine.
 ///
 /// Returns the per-round rates and the merged latency histogram of the timed rounds.
-pub fn measure(
+pub fn measure<E: Engine>(
     puzzles: &[Grid],
     mode: BenchMode,
     threads: usize,
@@ -157,8 +159,8 @@ pub fn measure(
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()?;
-    let workers: Vec<Mutex<(Box<Solver>, Histogram<u64>)>> = (0..threads)
-        .map(|_| Mutex::new((Box::new(Solver::new()), new_histogram())))
+    let workers: Vec<Mutex<(Box<E>, Histogram<u64>)>> = (0..threads)
+        .map(|_| Mutex::new((E::boxed(), new_histogram())))
         .collect();
     let batch = (puzzles.len() / (threads * 32)).clamp(1, MAX_BATCH);
     let pass = |timed: bool| {
@@ -170,7 +172,7 @@ pub fn measure(
                 let (solver, histogram) = &mut *guard;
                 for p in batch {
                     let t = Instant::now();
-                    std::hint::black_box(run_one(solver, std::hint::black_box(p), mode));
+                    std::hint::black_box(run_one(&mut **solver, std::hint::black_box(p), mode));
                     if timed {
                         histogram.saturating_record((t.elapsed().as_nanos() as u64).max(1));
                     }

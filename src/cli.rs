@@ -31,6 +31,9 @@ pub enum Command {
     /// Count solutions up to two per record (status `unique`, `multiple`, `unsolvable`,
     /// `invalid`).
     Classify(ClassifyArgs),
+    /// For every unique record, a minimal puzzle with the same solution (columns
+    /// `minimal`, `minimal_givens` after the usual six); other records keep their status.
+    Minimize(RunArgs),
     /// Time repeated passes of the solver over the records, for each thread count.
     Bench(BenchArgs),
     /// Build a large corpus by validity-preserving random transforms of real puzzles.

@@ -1,11 +1,16 @@
 //! sudoku-batch: solve, classify and benchmark Sudoku puzzle datasets at hardware speed.
 //!
-//! The library behind the `sudoku-batch` command. Modules, one job each:
-//! [`grid`] (the 81-cell value type), [`solver`] (propagation and search with fixed-size
-//! state), [`input`] (mapping files, formats, record finding), [`pipeline`] (rayon
-//! scheduling and ordered output), [`report`] (counts, percentiles, exporters),
-//! [`output`] (atomic files), [`bench`](mod@bench) and [`corpus`] (their commands' cores),
-//! [`cli`] and [`app`] (the command line).
+//! The library behind the `sudoku-batch` command, one pipeline with thin ends:
+//!
+//! - values: [`grid`] (the 81-cell value type), [`report`] (counts, percentiles,
+//!   exporters);
+//! - engines: [`engine`] (the interface), [`solver`] (the classic band-bitboard engine);
+//! - jobs: [`jobs`] (solve, classify, minimize: record in, answer out);
+//! - pipeline: [`input`] (mapping files, formats, record finding), [`pipeline`] (chunks on
+//!   a rayon pool, ordered output), [`rows`] (row formats), [`output`] (atomic files);
+//!   [`batch`] runs jobs on in-memory puzzles for front ends without files;
+//! - command cores: [`bench`](mod@bench), [`corpus`];
+//! - front end: [`cli`] and [`app`] (the command line).
 //!
 //! ```
 //! use sudoku_batch::{Classification, Grid, Solver};
@@ -27,15 +32,20 @@
 #![warn(missing_docs)]
 
 pub mod app;
+pub mod batch;
 pub mod bench;
 pub mod cli;
 pub mod corpus;
+pub mod engine;
 pub mod grid;
 pub mod input;
+pub mod jobs;
 pub mod output;
 pub mod pipeline;
 pub mod report;
+pub mod rows;
 pub mod solver;
 
+pub use engine::Engine;
 pub use grid::{Clash, Grid, ParseError, ParseErrorKind, Unit};
 pub use solver::{Classification, Count, Outcome, SearchStats, Solver};

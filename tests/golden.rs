@@ -50,7 +50,11 @@ fn current(threads: &str) -> String {
                 .args(["--threads", threads])
                 .output()
                 .unwrap();
-            assert!(out.status.success(), "{command} {file}: exit {}", out.status);
+            assert!(
+                out.status.success(),
+                "{command} {file}: exit {}",
+                out.status
+            );
             let rows = out.stdout.iter().filter(|&&b| b == b'\n').count();
             let hash = fnv1a(&out.stdout);
             text.push_str(&format!("{command}\t{file}\t{rows}\t{hash:016x}\n"));
@@ -71,7 +75,11 @@ fn outputs_are_byte_identical_to_the_pinned_ones() {
     for (want, got) in pinned.lines().zip(now.lines()) {
         assert_eq!(got, want, "output changed (command, file, rows, hash)");
     }
-    assert_eq!(now.lines().count(), pinned.lines().count(), "files added or removed");
+    assert_eq!(
+        now.lines().count(),
+        pinned.lines().count(),
+        "files added or removed"
+    );
     // Thread count never changes a byte.
     assert_eq!(current("1"), now);
 }

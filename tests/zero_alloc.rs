@@ -7,7 +7,9 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
 use sudoku_batch::input::{detect_layout, ColumnChoice};
-use sudoku_batch::pipeline::{process_chunk, Mode, Tally, Worker};
+use sudoku_batch::jobs::{Classify, Job, Minimize, Solve};
+use sudoku_batch::pipeline::{process_chunk, Setup, Tally, Worker};
+use sudoku_batch::rows::{OutputFormat, RowWriter};
 use sudoku_batch::{Grid, Solver};
 
 struct Counting;
@@ -88,10 +90,10 @@ fn solver_loop_allocates_nothing() {
     assert_eq!(n, 0, "allocations in the solver loop");
 }
 
-/// Parsing, solving, timing, histogram and row formatting: after the output buffer has
-/// grown once, a chunk costs no allocation at all (lines, and CSV without quotes); a
-/// CSV chunk with quotes goes through the csv reader, which costs a fixed few per
-/// chunk however many records it holds (the quoted case is checked here too).
+/// Parsing, solving, timing, histogram and row formatting, for every job: after the
+/// output buffer has grown once, a chunk costs no allocation at all (lines, and CSV
+/// without quotes); a CSV chunk with quotes goes through the csv reader, which costs a
+/// fixed few per chunk however many records it holds (the quoted case is checked too).
 #[test]
 fn pipeline_chunk_path_allocates_nothing_per_record() {
     let quoted: Vec<u8> = std::fs::read_to_string(common::data("kaggle-1m-first10k.csv"))
@@ -120,48 +122,60 @@ fn pipeline_chunk_path_allocates_nothing_per_record() {
         ),
         ("kaggle quoted", quoted, 12),
     ];
-    for (name, bytes, per_chunk_max) in inputs {
-        let layout = detect_layout(&bytes, None, &ColumnChoice::Auto).unwrap();
-        let data = &bytes[layout.data_start..];
-        let cut = |records: usize| {
-            let end = data
-                .iter()
-                .enumerate()
-                .filter(|(_, &b)| b == b'\n')
-                .nth(records - 1)
-                .unwrap()
-                .0;
-            &data[..end + 1]
-        };
-        let mut worker = Worker::default();
-        let mut out = Vec::new();
-        let mut costs = Vec::new();
-        for chunk in [cut(5000), cut(100), cut(5000)] {
-            let mut tally = Tally::default();
-            let mut run = |out: &mut Vec<u8>, tally: &mut Tally| {
-                process_chunk(
-                    chunk,
-                    layout.first_line,
-                    &layout,
-                    Mode::Classify,
-                    &mut worker,
-                    out,
-                    tally,
-                );
-                out.clear();
-            };
-            // Warm: grow the buffer once for this chunk size; then count.
-            run(&mut out, &mut Tally::default());
-            costs.push(allocations(|| run(&mut out, &mut tally)));
-            assert!(tally.counts.unique >= 100);
+    for (name, bytes, per_chunk_max) in &inputs {
+        let solved = chunk_costs(&Solve::new(), bytes, |t| t.counts.solved);
+        let unique = chunk_costs(&Classify::new(), bytes, |t| t.counts.unique);
+        let minimal = chunk_costs(&Minimize::new(), bytes, |t| t.counts.unique);
+        for (job, costs) in [
+            ("solve", solved),
+            ("classify", unique),
+            ("minimize", minimal),
+        ] {
+            assert!(
+                costs.iter().all(|c| c <= per_chunk_max),
+                "{name} {job}: {costs:?}"
+            );
+            assert!(
+                costs.iter().all(|&c| c == costs[0]),
+                "{name} {job}: cost depends on records: {costs:?}"
+            );
         }
-        assert!(
-            costs.iter().all(|&c| c <= per_chunk_max),
-            "{name}: {costs:?}"
-        );
-        assert!(
-            costs.iter().all(|&c| c == costs[0]),
-            "{name}: cost depends on records: {costs:?}"
-        );
     }
+}
+
+/// Allocations for chunks of 5000, 100 and 5000 records of `bytes` run through `job`,
+/// each counted on its second run (the first grows the output buffer).
+fn chunk_costs<J: Job>(job: &J, bytes: &[u8], done: impl Fn(&Tally) -> u64) -> Vec<u64> {
+    let layout = detect_layout(bytes, None, &ColumnChoice::Auto).unwrap();
+    let rows = RowWriter::new(OutputFormat::Csv, Some(&layout));
+    let setup = Setup {
+        job,
+        layout: &layout,
+        rows: &rows,
+    };
+    let data = &bytes[layout.data_start..];
+    let cut = |records: usize| {
+        let end = data
+            .iter()
+            .enumerate()
+            .filter(|(_, &b)| b == b'\n')
+            .nth(records - 1)
+            .unwrap()
+            .0;
+        &data[..end + 1]
+    };
+    let mut worker = Worker::new(job);
+    let mut out = Vec::new();
+    let mut costs = Vec::new();
+    for chunk in [cut(5000), cut(100), cut(5000)] {
+        let mut tally = Tally::default();
+        let mut run = |out: &mut Vec<u8>, tally: &mut Tally| {
+            process_chunk(setup, chunk, layout.first_line, &mut worker, out, tally);
+            out.clear();
+        };
+        run(&mut out, &mut Tally::default());
+        costs.push(allocations(|| run(&mut out, &mut tally)));
+        assert!(done(&tally) >= 100);
+    }
+    costs
 }

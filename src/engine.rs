@@ -1,0 +1,59 @@
+//! The engine interface: what a job asks of a solver, and nothing about files, formats
+//! or threads.
+//!
+//! An engine is made once per worker thread and reused for every puzzle that thread
+//! handles, so an implementation keeps all its search state inside itself, in fixed-size
+//! storage: a call never allocates. [`Solver`] (the classic 9x9 band-bitboard engine)
+//! is the first implementation; other engines (DLX, a generic engine for other
+//! geometries) implement the same trait, and every job and `bench` take any of them.
+
+use crate::grid::Grid;
+use crate::solver::{Classification, Count, Outcome, SearchStats, Solver};
+
+/// A reusable solver for one worker thread.
+pub trait Engine: Send {
+    /// A fresh engine on the heap (engines hold kilobytes of search state, more than a
+    /// small thread stack should carry).
+    fn boxed() -> Box<Self>
+    where
+        Self: Sized;
+
+    /// The first solution in the engine's search order, or why there is none.
+    fn solve(&mut self, puzzle: &Grid) -> Outcome;
+
+    /// Solutions counted up to `limit` (at least 1), with the first one found.
+    /// Clashing givens count as zero solutions.
+    fn count(&mut self, puzzle: &Grid, limit: u64) -> Count;
+
+    /// Solutions counted up to two, named as a class.
+    fn classify(&mut self, puzzle: &Grid) -> Classification;
+
+    /// Search effort of the last call.
+    fn stats(&self) -> SearchStats;
+}
+
+impl Engine for Solver {
+    fn boxed() -> Box<Self> {
+        Box::new(Solver::new())
+    }
+
+    #[inline]
+    fn solve(&mut self, puzzle: &Grid) -> Outcome {
+        Solver::solve(self, puzzle)
+    }
+
+    #[inline]
+    fn count(&mut self, puzzle: &Grid, limit: u64) -> Count {
+        Solver::count(self, puzzle, limit)
+    }
+
+    #[inline]
+    fn classify(&mut self, puzzle: &Grid) -> Classification {
+        Solver::classify(self, puzzle)
+    }
+
+    #[inline]
+    fn stats(&self) -> SearchStats {
+        Solver::stats(self)
+    }
+}

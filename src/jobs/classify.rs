@@ -1,0 +1,63 @@
+//! `classify`: solutions counted up to two per record.
+
+use std::marker::PhantomData;
+
+use super::{Answer, Job};
+use crate::engine::Engine;
+use crate::grid::Grid;
+use crate::report::Status;
+use crate::solver::{Classification, Solver};
+
+/// `unique`, `multiple` (with one solution), `unsolvable` or `invalid`.
+pub struct Classify<E = Solver>(PhantomData<fn() -> E>);
+
+impl<E> Default for Classify<E> {
+    fn default() -> Self {
+        Classify(PhantomData)
+    }
+}
+
+impl Classify {
+    /// The job on the classic 9x9 engine ([`Solver`]).
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
+/// The row for a classification: status, solution and clash.
+pub(super) fn answer(class: Classification) -> Answer<()> {
+    let (status, solution, clash) = match class {
+        Classification::Unique(s) => (Status::Unique, Some(s), None),
+        Classification::Multiple(s) => (Status::Multiple, Some(s), None),
+        Classification::Unsolvable => (Status::Unsolvable, None, None),
+        Classification::Invalid(c) => (Status::Invalid, None, Some(c)),
+    };
+    Answer {
+        status,
+        solution,
+        clash,
+        extra: (),
+    }
+}
+
+impl<E: Engine> Job for Classify<E> {
+    type Worker = Box<E>;
+    type Extra = ();
+
+    fn name(&self) -> &'static str {
+        "classify"
+    }
+
+    fn checks_uniqueness(&self) -> bool {
+        true
+    }
+
+    fn worker(&self) -> Box<E> {
+        E::boxed()
+    }
+
+    #[inline]
+    fn run(&self, engine: &mut Box<E>, puzzle: &Grid) -> Answer<()> {
+        answer(engine.classify(puzzle))
+    }
+}

@@ -1,0 +1,93 @@
+//! `minimize`: for every unique puzzle, a minimal puzzle with the same solution.
+//!
+//! Givens are tried for removal in cell order (row-major), deterministically: a removal
+//! is kept when the puzzle stays unique. The result is minimal: a given whose removal
+//! was refused left two solutions behind, and the final puzzle, holding a subset of the
+//! givens present then, still allows both without that given.
+
+use std::marker::PhantomData;
+
+use super::{Answer, Columns, Job, Value};
+use crate::engine::Engine;
+use crate::grid::{Grid, CELLS};
+use crate::report::Status;
+use crate::solver::Solver;
+
+/// Drops redundant givens from unique puzzles; other records keep their status.
+pub struct Minimize<E = Solver>(PhantomData<fn() -> E>);
+
+impl<E> Default for Minimize<E> {
+    fn default() -> Self {
+        Minimize(PhantomData)
+    }
+}
+
+impl Minimize {
+    /// The job on the classic 9x9 engine ([`Solver`]).
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
+/// The `minimal` and `minimal_givens` columns: empty unless the record is `unique`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Minimal {
+    /// The minimal puzzle, for a unique record.
+    pub puzzle: Option<Grid>,
+}
+
+impl Columns for Minimal {
+    const NAMES: &'static [&'static str] = &["minimal", "minimal_givens"];
+
+    fn value(&self, index: usize) -> Value<'_> {
+        match (&self.puzzle, index) {
+            (Some(p), 0) => Value::Grid(p),
+            (Some(p), _) => Value::Count(p.given_count() as u64),
+            (None, _) => Value::Empty,
+        }
+    }
+}
+
+/// A minimal puzzle with the same unique solution as `puzzle`, which must be unique.
+pub fn minimize<E: Engine>(engine: &mut E, puzzle: &Grid) -> Grid {
+    let mut current = *puzzle;
+    for cell in 0..CELLS {
+        let digit = current.get(cell);
+        if digit == 0 {
+            continue;
+        }
+        current.set(cell, 0);
+        if engine.count(&current, 2).solutions != 1 {
+            current.set(cell, digit);
+        }
+    }
+    current
+}
+
+impl<E: Engine> Job for Minimize<E> {
+    type Worker = Box<E>;
+    type Extra = Minimal;
+
+    fn name(&self) -> &'static str {
+        "minimize"
+    }
+
+    fn checks_uniqueness(&self) -> bool {
+        true
+    }
+
+    fn worker(&self) -> Box<E> {
+        E::boxed()
+    }
+
+    fn run(&self, engine: &mut Box<E>, puzzle: &Grid) -> Answer<Minimal> {
+        let answer = super::classify::answer(engine.classify(puzzle));
+        let minimal = (answer.status == Status::Unique).then(|| minimize(&mut **engine, puzzle));
+        Answer {
+            status: answer.status,
+            solution: answer.solution,
+            clash: answer.clash,
+            extra: Minimal { puzzle: minimal },
+        }
+    }
+}

@@ -1,0 +1,88 @@
+//! Jobs: what is computed for one record. One trait, record in, answer out.
+//!
+//! A job sees only a parsed [`Grid`]: where records come from (a mapped file, stdin, a
+//! slice of strings from Python or HTTP), how they are scheduled and how rows are
+//! formatted are the pipeline's and the row writers' business. Malformed records never
+//! reach a job; the pipeline answers them `invalid` itself.
+//!
+//! Each worker thread owns one [`Job::Worker`] (an engine, scratch space, statistics),
+//! made once and reused for every record, so a job's per-record work allocates nothing.
+//!
+//! Adding a job: a type implementing [`Job`] (and [`Columns`] for any columns of its own
+//! after the contract's six), then one line of wiring in the front end.
+
+mod classify;
+mod minimize;
+mod solve;
+
+pub use classify::Classify;
+pub use minimize::{Minimal, Minimize};
+pub use solve::Solve;
+
+use crate::grid::{Clash, Grid};
+use crate::report::Status;
+
+/// One kind of work done for every record of a run.
+pub trait Job: Sync {
+    /// Per-worker state, made once per thread by [`Job::worker`].
+    type Worker: Send;
+    /// What the job adds to a row beyond status and solution.
+    type Extra: Columns;
+
+    /// The command's name (`solve`, `classify`, ...), as in reports.
+    fn name(&self) -> &'static str;
+
+    /// True when the job counts solutions, so that records not `unique` are worth
+    /// listing (`classify --require-unique`).
+    fn checks_uniqueness(&self) -> bool;
+
+    /// A fresh worker state.
+    fn worker(&self) -> Self::Worker;
+
+    /// The answer for one well-formed puzzle.
+    fn run(&self, worker: &mut Self::Worker, puzzle: &Grid) -> Answer<Self::Extra>;
+}
+
+/// A job's answer for one record.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Answer<E> {
+    /// The row's status.
+    pub status: Status,
+    /// A solution, when one was found.
+    pub solution: Option<Grid>,
+    /// The clash that makes the record `invalid`, if that is why.
+    pub clash: Option<Clash>,
+    /// The job's own columns.
+    pub extra: E,
+}
+
+/// Columns a job adds after `line,puzzle,solution,status,reason,mismatch`; the default
+/// value is what a malformed record's row holds.
+pub trait Columns: Copy + Send + Default {
+    /// Column names, in order.
+    const NAMES: &'static [&'static str];
+    /// The value of column `index` (an index into [`Columns::NAMES`]).
+    fn value(&self, index: usize) -> Value<'_>;
+}
+
+/// No columns of its own.
+impl Columns for () {
+    const NAMES: &'static [&'static str] = &[];
+    fn value(&self, _: usize) -> Value<'_> {
+        Value::Empty
+    }
+}
+
+/// One value of a job's own column, typed so that each row format can write it its way
+/// (digits in CSV, a number or string in JSON) without allocating.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Value<'a> {
+    /// No value (an empty CSV field, `null` in JSON).
+    Empty,
+    /// A grid, written as 81 characters with `.` for empty cells.
+    Grid(&'a Grid),
+    /// A whole number.
+    Count(u64),
+    /// A short word or phrase.
+    Text(&'static str),
+}

@@ -1,0 +1,57 @@
+//! `solve`: the first solution of every record.
+
+use std::marker::PhantomData;
+
+use super::{Answer, Job};
+use crate::engine::Engine;
+use crate::grid::Grid;
+use crate::report::Status;
+use crate::solver::{Outcome, Solver};
+
+/// First solution only: `solved`, `unsolvable` or `invalid`.
+pub struct Solve<E = Solver>(PhantomData<fn() -> E>);
+
+impl<E> Default for Solve<E> {
+    fn default() -> Self {
+        Solve(PhantomData)
+    }
+}
+
+impl Solve {
+    /// The job on the classic 9x9 engine ([`Solver`]).
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
+impl<E: Engine> Job for Solve<E> {
+    type Worker = Box<E>;
+    type Extra = ();
+
+    fn name(&self) -> &'static str {
+        "solve"
+    }
+
+    fn checks_uniqueness(&self) -> bool {
+        false
+    }
+
+    fn worker(&self) -> Box<E> {
+        E::boxed()
+    }
+
+    #[inline]
+    fn run(&self, engine: &mut Box<E>, puzzle: &Grid) -> Answer<()> {
+        let (status, solution, clash) = match engine.solve(puzzle) {
+            Outcome::Solved(s) => (Status::Solved, Some(s), None),
+            Outcome::Unsolvable => (Status::Unsolvable, None, None),
+            Outcome::Invalid(c) => (Status::Invalid, None, Some(c)),
+        };
+        Answer {
+            status,
+            solution,
+            clash,
+            extra: (),
+        }
+    }
+}

@@ -1,0 +1,114 @@
+//! The ordered writer: chunk results arrive from the workers in any order and leave in
+//! input order, their buffers recycled for the next chunks.
+
+use std::collections::BTreeMap;
+
+use super::chunks::count_newlines;
+use super::worker::Tally;
+use super::RunError;
+use crate::input::CHUNK_BYTES;
+use crate::output::Output;
+
+/// Result of one chunk, sent from a worker to the writer.
+pub(super) struct Done {
+    /// The chunk's position in the input.
+    pub index: u64,
+    /// Its rows.
+    pub out: Vec<u8>,
+    /// Its counts.
+    pub tally: Tally,
+    /// Its input bytes (for progress).
+    pub input_len: usize,
+}
+
+/// Writes chunk results strictly in input order as they arrive out of order, recycles
+/// their buffers, and counts what it wrote: records (from the workers' tallies) and rows
+/// (newlines actually written), so the two can be checked against each other.
+pub(super) struct OrderedWriter<'o> {
+    output: &'o mut Output,
+    progress: Option<indicatif::ProgressBar>,
+    /// Results that arrived before the chunks ahead of them.
+    pending: BTreeMap<u64, Done>,
+    /// Index of the next chunk to write.
+    next: u64,
+    /// Written buffers, cleared, for the next chunks.
+    spare: Vec<Vec<u8>>,
+    /// Records counted so far.
+    pub records: u64,
+    /// Rows (lines) written so far.
+    pub rows: u64,
+    /// Counts merged in input order.
+    pub tally: Tally,
+    /// The first write error; later results are still drained but not written.
+    pub error: Option<RunError>,
+}
+
+impl<'o> OrderedWriter<'o> {
+    /// A writer onto `output`, with a progress bar over `total_bytes` when asked.
+    pub fn new(output: &'o mut Output, progress: bool, total_bytes: Option<u64>) -> Self {
+        OrderedWriter {
+            output,
+            progress: match (progress, total_bytes) {
+                (true, Some(total)) => Some(progress_bar(total)),
+                _ => None,
+            },
+            pending: BTreeMap::new(),
+            next: 0,
+            spare: Vec::new(),
+            records: 0,
+            rows: 0,
+            tally: Tally::default(),
+            error: None,
+        }
+    }
+
+    /// An output buffer for the next chunk: a recycled one when there is one.
+    pub fn buffer(&mut self) -> Vec<u8> {
+        self.spare
+            .pop()
+            .unwrap_or_else(|| Vec::with_capacity(3 * CHUNK_BYTES))
+    }
+
+    /// Takes one chunk's result and writes every result that is now next in order.
+    pub fn accept(&mut self, done: Done) {
+        self.pending.insert(done.index, done);
+        while let Some(done) = self.pending.remove(&self.next) {
+            self.next += 1;
+            if self.error.is_none() {
+                if let Err(e) = self.output.write_all(&done.out) {
+                    self.error = Some(e.into());
+                }
+            }
+            self.rows += count_newlines(&done.out);
+            self.records += done.tally.counts.total();
+            self.tally.merge(&done.tally);
+            if let Some(bar) = &self.progress {
+                bar.inc(done.input_len as u64);
+                bar.set_message(format!("{} records", self.records));
+            }
+            let mut buf = done.out;
+            buf.clear();
+            self.spare.push(buf);
+        }
+    }
+
+    /// Clears the progress bar at the end of the run.
+    pub fn finish_progress(&self) {
+        if let Some(bar) = &self.progress {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+fn progress_bar(total: u64) -> indicatif::ProgressBar {
+    let bar = indicatif::ProgressBar::with_draw_target(
+        Some(total),
+        indicatif::ProgressDrawTarget::stderr(),
+    );
+    if let Ok(style) = indicatif::ProgressStyle::with_template(
+        "{bar:40} {bytes}/{total_bytes} {msg} {bytes_per_sec} eta {eta}",
+    ) {
+        bar.set_style(style);
+    }
+    bar
+}

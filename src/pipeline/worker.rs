@@ -1,0 +1,190 @@
+//! The per-record path, shared by every job and every source: parse in place, run the
+//! job with the worker's state, record the latency, write the row.
+//!
+//! Nothing here allocates once a chunk's output buffer has grown to the chunk's size
+//! (proven by `tests/zero_alloc.rs` with a counting allocator).
+
+use std::time::Instant;
+
+use hdrhistogram::Histogram;
+
+use crate::grid::Grid;
+use crate::input::{for_each_record, Layout, Record, RecordError, RecordScratch};
+use crate::jobs::{Answer, Job};
+use crate::report::{new_histogram, Status, StatusCounts};
+use crate::rows::{Reason, Row, RowWriter};
+
+/// Most line numbers of non-unique records kept for `--require-unique` messages.
+pub(crate) const KEEP_NOT_UNIQUE: usize = 10;
+
+/// Per-thread state, reused for every chunk that thread processes.
+pub struct Worker<J: Job> {
+    state: J::Worker,
+    histogram: Histogram<u64>,
+    scratch: RecordScratch,
+}
+
+impl<J: Job> Worker<J> {
+    /// A fresh worker for `job`.
+    pub fn new(job: &J) -> Self {
+        Worker {
+            state: job.worker(),
+            histogram: new_histogram(),
+            scratch: RecordScratch::default(),
+        }
+    }
+
+    /// The latencies this worker has recorded (nanoseconds per puzzle).
+    pub fn histogram(&self) -> &Histogram<u64> {
+        &self.histogram
+    }
+
+    /// The job's answer for one record, timed when it is a puzzle; malformed records are
+    /// `invalid` with the reason, without reaching the job.
+    #[inline]
+    pub fn answer(
+        &mut self,
+        job: &J,
+        puzzle: &Result<Grid, RecordError>,
+    ) -> (Answer<J::Extra>, Option<Reason>) {
+        answer(job, &mut self.state, &mut self.histogram, puzzle)
+    }
+}
+
+#[inline]
+fn answer<J: Job>(
+    job: &J,
+    state: &mut J::Worker,
+    histogram: &mut Histogram<u64>,
+    puzzle: &Result<Grid, RecordError>,
+) -> (Answer<J::Extra>, Option<Reason>) {
+    match puzzle {
+        Err(e) => (
+            Answer {
+                status: Status::Invalid,
+                solution: None,
+                clash: None,
+                extra: Default::default(),
+            },
+            Some(Reason::Record(*e)),
+        ),
+        Ok(grid) => {
+            let start = Instant::now();
+            let answer = job.run(state, grid);
+            let ns = start.elapsed().as_nanos() as u64;
+            histogram.saturating_record(ns.max(1));
+            (answer, answer.clash.map(Reason::Clash))
+        }
+    }
+}
+
+/// Counts produced by processing one chunk.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Tally {
+    /// Records per status.
+    pub counts: StatusCounts,
+    /// Records whose given solution differs from the computed one.
+    pub mismatches: u64,
+    /// Line numbers of the first records that are not `unique` (jobs that count
+    /// solutions only).
+    pub not_unique: [u64; KEEP_NOT_UNIQUE],
+    /// How many of `not_unique` are set.
+    pub not_unique_len: usize,
+}
+
+impl Tally {
+    /// Counts one record.
+    #[inline]
+    fn add(&mut self, line: u64, status: Status, mismatch: bool, uniqueness: bool) {
+        self.counts.add(status);
+        self.mismatches += mismatch as u64;
+        if uniqueness && status != Status::Unique {
+            self.keep_not_unique(line);
+        }
+    }
+
+    fn keep_not_unique(&mut self, line: u64) {
+        if self.not_unique_len < KEEP_NOT_UNIQUE {
+            self.not_unique[self.not_unique_len] = line;
+            self.not_unique_len += 1;
+        }
+    }
+
+    /// Adds a later chunk's counts (its lines come after this one's).
+    pub fn merge(&mut self, part: &Tally) {
+        self.counts.merge(&part.counts);
+        self.mismatches += part.mismatches;
+        for &line in &part.not_unique[..part.not_unique_len] {
+            self.keep_not_unique(line);
+        }
+    }
+
+    /// The kept line numbers of records that are not `unique`.
+    pub fn not_unique(&self) -> &[u64] {
+        &self.not_unique[..self.not_unique_len]
+    }
+}
+
+/// What stays fixed for a whole run: the job, how records are found, how rows are written.
+pub struct Setup<'a, J> {
+    /// The job.
+    pub job: &'a J,
+    /// How records are found in the input.
+    pub layout: &'a Layout,
+    /// How rows are written.
+    pub rows: &'a RowWriter,
+}
+
+// Not derived: a derive would ask `J: Copy`, and only the references are copied.
+impl<J> Clone for Setup<'_, J> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<J> Copy for Setup<'_, J> {}
+
+/// Processes every record of one chunk (`bytes`, whose first byte is on line
+/// `first_line`), appending one row per record to `out`.
+pub fn process_chunk<J: Job>(
+    setup: Setup<'_, J>,
+    bytes: &[u8],
+    first_line: u64,
+    worker: &mut Worker<J>,
+    out: &mut Vec<u8>,
+    tally: &mut Tally,
+) {
+    let Setup { job, layout, rows } = setup;
+    let uniqueness = job.checks_uniqueness();
+    let Worker {
+        state,
+        histogram,
+        scratch,
+    } = worker;
+    for_each_record(bytes, first_line, layout, scratch, |record| {
+        let (answer, reason) = answer(job, state, histogram, &record.puzzle);
+        let mismatch = mismatch(&record, answer.solution.as_ref());
+        tally.add(record.line, answer.status, mismatch, uniqueness);
+        rows.row(
+            &Row {
+                line: record.line,
+                puzzle: record.puzzle.as_ref().map_err(|_| record.raw),
+                status: answer.status,
+                solution: answer.solution.as_ref(),
+                reason,
+                mismatch,
+                extra: &answer.extra,
+            },
+            out,
+        );
+    });
+}
+
+/// True when the input gave a solution and it is not the one found (or is malformed).
+#[inline]
+fn mismatch(record: &Record<'_>, found: Option<&Grid>) -> bool {
+    match (&record.expected, found) {
+        (None, _) => false,
+        (Some(Ok(expected)), Some(found)) => expected != found,
+        (Some(_), _) => true,
+    }
+}

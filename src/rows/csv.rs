@@ -1,0 +1,142 @@
+//! CSV rows: `line,puzzle,solution,status,reason,mismatch`, then the job's own columns.
+
+use std::io::Write;
+
+use super::{write_u64, Row, COLUMNS};
+use crate::grid::{Grid, CELLS};
+use crate::jobs::{Columns, Value};
+
+/// Longest raw text copied into an `invalid` row's `puzzle` field.
+const RAW_KEEP: usize = 100;
+
+/// Appends the header line.
+pub(super) fn header(extra: &[&str], out: &mut Vec<u8>) {
+    for (i, name) in COLUMNS.iter().chain(extra).enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        out.extend_from_slice(name.as_bytes());
+    }
+    out.push(b'\n');
+}
+
+/// Appends one row.
+pub(super) fn row<E: Columns>(row: &Row<'_, E>, csv_column: Option<&str>, out: &mut Vec<u8>) {
+    write_u64(out, row.line);
+    out.push(b',');
+    match row.puzzle {
+        Ok(grid) => write_grid(out, grid),
+        Err(raw) => write_raw_puzzle(out, raw),
+    }
+    out.push(b',');
+    if let Some(s) = row.solution {
+        write_grid(out, s);
+    }
+    out.push(b',');
+    out.extend_from_slice(row.status.word().as_bytes());
+    out.push(b',');
+    if let Some(reason) = &row.reason {
+        let start = out.len();
+        // Writing to a Vec cannot fail.
+        let _ = write!(out, "{}", reason.describe(csv_column));
+        quote_tail(out, start);
+    }
+    out.push(b',');
+    if row.mismatch {
+        out.extend_from_slice(b"true");
+    }
+    for i in 0..E::NAMES.len() {
+        out.push(b',');
+        match row.extra.value(i) {
+            Value::Empty => {}
+            Value::Grid(g) => write_grid(out, g),
+            Value::Count(n) => write_u64(out, n),
+            Value::Text(t) => {
+                let start = out.len();
+                out.extend_from_slice(t.as_bytes());
+                quote_tail(out, start);
+            }
+        }
+    }
+    out.push(b'\n');
+}
+
+#[inline]
+fn write_grid(out: &mut Vec<u8>, grid: &Grid) {
+    let mut line = [0u8; CELLS];
+    grid.write_line(&mut line);
+    out.extend_from_slice(&line);
+}
+
+/// Appends a malformed record's text for the `puzzle` column: at most [`RAW_KEEP`]
+/// bytes (then `...`), bytes outside printable ASCII shown as `?`, quoted as needed.
+fn write_raw_puzzle(out: &mut Vec<u8>, raw: &[u8]) {
+    let start = out.len();
+    for &b in &raw[..raw.len().min(RAW_KEEP)] {
+        out.push(if (0x20..=0x7e).contains(&b) { b } else { b'?' });
+    }
+    if raw.len() > RAW_KEEP {
+        out.extend_from_slice(b"...");
+    }
+    quote_tail(out, start);
+}
+
+/// Quotes `out[start..]` as a CSV field if it holds a comma or quote, doubling quotes.
+/// Works in place from the back: no allocation beyond the buffer's growth.
+fn quote_tail(out: &mut Vec<u8>, start: usize) {
+    let field = &out[start..];
+    if !field.iter().any(|&b| b == b',' || b == b'"') {
+        return;
+    }
+    let quotes = field.iter().filter(|&&b| b == b'"').count();
+    let end = out.len();
+    out.resize(end + quotes + 2, 0);
+    let mut w = out.len() - 1;
+    out[w] = b'"';
+    for r in (start..end).rev() {
+        let b = out[r];
+        w -= 1;
+        out[w] = b;
+        if b == b'"' {
+            w -= 1;
+            out[w] = b'"';
+        }
+    }
+    out[w - 1] = b'"';
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn raw_text_is_made_safe() {
+        let mut out = b"x,".to_vec();
+        write_raw_puzzle(&mut out, b"a,\"b\xff");
+        assert_eq!(out, b"x,\"a,\"\"b?\"");
+        let mut out = Vec::new();
+        write_raw_puzzle(&mut out, &[b'.'; 150]);
+        assert_eq!(out.len(), 103);
+        assert!(out.ends_with(b"..."));
+    }
+
+    #[test]
+    fn quoting_is_in_place_and_only_when_needed() {
+        let mut out = b"1,plain".to_vec();
+        quote_tail(&mut out, 2);
+        assert_eq!(out, b"1,plain");
+        let mut out = b"1,too short: 80, \"x\"".to_vec();
+        quote_tail(&mut out, 2);
+        assert_eq!(out, b"1,\"too short: 80, \"\"x\"\"\"");
+    }
+
+    #[test]
+    fn header_appends_job_columns_after_the_contract() {
+        let mut out = Vec::new();
+        header(&["minimal", "minimal_givens"], &mut out);
+        assert_eq!(
+            out,
+            b"line,puzzle,solution,status,reason,mismatch,minimal,minimal_givens\n"
+        );
+    }
+}

@@ -1,0 +1,143 @@
+//! Row writers: one output row per record, in the format the user chose.
+//!
+//! A row writer turns a [`Row`] (plain data: the record's line, the puzzle as read, the
+//! job's answer) into bytes appended to a chunk's buffer. It never solves and never
+//! allocates per row. Each format lives in its own file; CSV is the default and the
+//! contract (`line,puzzle,solution,status,reason,mismatch`, then the job's own columns).
+
+mod csv;
+
+use std::fmt;
+
+use crate::grid::{Clash, Grid};
+use crate::input::{Format, Layout, RecordError};
+use crate::jobs::Columns;
+use crate::report::Status;
+
+/// The columns every job writes, in order, before its own.
+pub const COLUMNS: &[&str] = &["line", "puzzle", "solution", "status", "reason", "mismatch"];
+
+/// Output formats.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum OutputFormat {
+    /// CSV with a header row: the contract.
+    #[default]
+    Csv,
+}
+
+/// Why a record is `invalid`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reason {
+    /// The record is not a well-formed puzzle.
+    Record(RecordError),
+    /// Two givens clash.
+    Clash(Clash),
+}
+
+impl Reason {
+    /// The reason as text; `csv_column` names the input's puzzle column when the input
+    /// is CSV, so that positions read as `puzzle: bad byte 'x' at column 3`.
+    pub fn describe<'a>(&'a self, csv_column: Option<&'a str>) -> impl fmt::Display + 'a {
+        Described {
+            reason: self,
+            csv_column,
+        }
+    }
+}
+
+struct Described<'a> {
+    reason: &'a Reason,
+    csv_column: Option<&'a str>,
+}
+
+impl fmt::Display for Described<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.reason, self.csv_column) {
+            (Reason::Clash(c), _) => write!(f, "{c}"),
+            (Reason::Record(RecordError::Parse(e)), Some(column)) => write!(f, "{column}: {e}"),
+            (Reason::Record(RecordError::Parse(e)), None) => write!(f, "{e}"),
+            (Reason::Record(RecordError::NoGrid), _) => f.write_str("no puzzle on the line"),
+            (Reason::Record(RecordError::MissingField(n)), column) => write!(
+                f,
+                "row has {n} fields, no {} column",
+                column.unwrap_or("puzzle")
+            ),
+        }
+    }
+}
+
+impl fmt::Display for Reason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.describe(None).fmt(f)
+    }
+}
+
+/// Everything written for one record.
+#[derive(Clone, Copy, Debug)]
+pub struct Row<'a, E> {
+    /// 1-based line number of the record in its input.
+    pub line: u64,
+    /// The puzzle as parsed, or the record's raw text when it is malformed.
+    pub puzzle: Result<&'a Grid, &'a [u8]>,
+    /// The status.
+    pub status: Status,
+    /// A solution, when there is one.
+    pub solution: Option<&'a Grid>,
+    /// Why the record is `invalid`.
+    pub reason: Option<Reason>,
+    /// The input's own solution differs from the one found.
+    pub mismatch: bool,
+    /// The job's own columns.
+    pub extra: &'a E,
+}
+
+/// Writes rows of one run in one format.
+#[derive(Clone, Debug)]
+pub struct RowWriter {
+    format: OutputFormat,
+    /// The input's puzzle column name when the input is CSV (used in reasons).
+    csv_column: Option<String>,
+}
+
+impl RowWriter {
+    /// A writer for rows read with `layout` (`None` for records that come from no file).
+    pub fn new(format: OutputFormat, layout: Option<&Layout>) -> RowWriter {
+        RowWriter {
+            format,
+            csv_column: layout
+                .filter(|l| l.format == Format::Csv)
+                .map(|l| l.puzzle_name.clone()),
+        }
+    }
+
+    /// Appends what comes before the first row (the CSV header).
+    pub fn header<E: Columns>(&self, out: &mut Vec<u8>) {
+        match self.format {
+            OutputFormat::Csv => csv::header(E::NAMES, out),
+        }
+    }
+
+    /// Appends one row.
+    #[inline]
+    pub fn row<E: Columns>(&self, row: &Row<'_, E>, out: &mut Vec<u8>) {
+        match self.format {
+            OutputFormat::Csv => csv::row(row, self.csv_column.as_deref(), out),
+        }
+    }
+}
+
+/// Appends the decimal digits of `n`.
+#[inline]
+pub(crate) fn write_u64(out: &mut Vec<u8>, mut n: u64) {
+    let mut digits = [0u8; 20];
+    let mut i = digits.len();
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&digits[i..]);
+}
