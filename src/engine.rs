@@ -21,6 +21,11 @@ pub trait Engine: Send {
     /// The first solution in the engine's search order, or why there is none.
     fn solve(&mut self, puzzle: &Grid) -> Outcome;
 
+    /// The first solution in which `cell` (0..81) does not hold `digit` (1..=9): with a
+    /// unique puzzle's solution digit, `Unsolvable` says the puzzle stays unique when
+    /// `cell` is emptied.
+    fn solve_excluding(&mut self, puzzle: &Grid, cell: usize, digit: u8) -> Outcome;
+
     /// Solutions counted up to `limit` (at least 1), with the first one found.
     /// Clashing givens count as zero solutions.
     fn count(&mut self, puzzle: &Grid, limit: u64) -> Count;
@@ -40,6 +45,11 @@ impl Engine for Solver {
     #[inline]
     fn solve(&mut self, puzzle: &Grid) -> Outcome {
         Solver::solve(self, puzzle)
+    }
+
+    #[inline]
+    fn solve_excluding(&mut self, puzzle: &Grid, cell: usize, digit: u8) -> Outcome {
+        Solver::solve_excluding(self, puzzle, cell, digit)
     }
 
     #[inline]

@@ -9,7 +9,8 @@
 //! - pipeline: [`input`] (mapping files, formats, record finding), [`pipeline`] (chunks on
 //!   a rayon pool, ordered output), [`rows`] (row formats), [`output`] (atomic files);
 //!   [`batch`] runs jobs on in-memory puzzles for front ends without files;
-//! - command cores: [`bench`](mod@bench), [`corpus`];
+//! - command cores: [`bench`](mod@bench), [`corpus`], [`generate`](mod@generate) (making
+//!   puzzles);
 //! - front end: [`cli`] and [`app`] (the command line).
 //!
 //! ```
@@ -37,6 +38,7 @@ pub mod bench;
 pub mod cli;
 pub mod corpus;
 pub mod engine;
+pub mod generate;
 pub mod grid;
 pub mod input;
 pub mod jobs;

@@ -1,0 +1,90 @@
+//! Profiling harness for generation: full grids alone, then whole minimal puzzles.
+use std::time::Instant;
+use sudoku_batch::generate::{full_grid, make, record_rng, Orbits, Pattern, Spec, Target};
+use sudoku_batch::Solver;
+fn main() {
+    let n: u64 = std::env::args()
+        .nth(1)
+        .map_or(20000, |s| s.parse().unwrap());
+    let mut solver = Solver::new();
+    let t = Instant::now();
+    let mut x = 0;
+    for i in 0..n {
+        x += full_grid(&mut solver, &mut record_rng(1, i)).get(0) as u64;
+    }
+    println!(
+        "full grids: {:.0}/s ({x})",
+        n as f64 / t.elapsed().as_secs_f64()
+    );
+    for pattern in [Pattern::None, Pattern::Rot180] {
+        let spec = Spec {
+            pattern,
+            target: Target::Minimal,
+        };
+        let orbits = Orbits::new(pattern);
+        let t = Instant::now();
+        let mut givens = 0;
+        for i in 0..n {
+            givens += make(&mut solver, &spec, &orbits, &mut record_rng(1, i))
+                .puzzle
+                .given_count();
+        }
+        let mut c = Counting::default();
+        for i in 0..2000 {
+            make(&mut c, &spec, &orbits, &mut record_rng(1, i));
+        }
+        println!("per puzzle: {:.1} counts ({:.0} ns each), {:.1} exclusions ({:.0} ns each, {:.0}% unsolvable)",
+            c.counts as f64 / 2000.0, c.count_ns as f64 / c.counts as f64,
+            c.excl as f64 / 2000.0, c.excl_ns as f64 / c.excl as f64, 100.0 * c.excl_unsolvable as f64 / c.excl as f64);
+        println!(
+            "{pattern:?} minimal: {:.0}/s, {:.2} givens",
+            n as f64 / t.elapsed().as_secs_f64(),
+            givens as f64 / n as f64
+        );
+    }
+}
+
+/// Counts engine calls by kind.
+#[derive(Default)]
+pub struct Counting {
+    inner: Solver,
+    pub counts: u64,
+    pub excl: u64,
+    pub excl_unsolvable: u64,
+    pub count_ns: u128,
+    pub excl_ns: u128,
+}
+impl sudoku_batch::Engine for Counting {
+    fn boxed() -> Box<Self> {
+        Box::default()
+    }
+    fn solve(&mut self, p: &sudoku_batch::Grid) -> sudoku_batch::Outcome {
+        self.inner.solve(p)
+    }
+    fn solve_excluding(
+        &mut self,
+        p: &sudoku_batch::Grid,
+        c: usize,
+        d: u8,
+    ) -> sudoku_batch::Outcome {
+        let t = Instant::now();
+        self.excl += 1;
+        let o = self.inner.solve_excluding(p, c, d);
+        self.excl_unsolvable += (o == sudoku_batch::Outcome::Unsolvable) as u64;
+        self.excl_ns += t.elapsed().as_nanos();
+        o
+    }
+    fn count(&mut self, p: &sudoku_batch::Grid, l: u64) -> sudoku_batch::Count {
+        let t = Instant::now();
+        self.counts += 1;
+        let c = self.inner.count(p, l);
+        self.count_ns += t.elapsed().as_nanos();
+        c
+    }
+    fn classify(&mut self, p: &sudoku_batch::Grid) -> sudoku_batch::Classification {
+        self.inner.classify(p)
+    }
+    fn stats(&self) -> sudoku_batch::SearchStats {
+        self.inner.stats()
+    }
+}
