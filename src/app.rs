@@ -9,7 +9,7 @@ use crate::bench::{self, BenchReport, ThreadResult};
 use crate::cli::{self, Cli, Command, FormatArg, InputArgs, RunArgs};
 use crate::corpus;
 use crate::input::{self, ColumnChoice, Format, InputError};
-use crate::jobs::{Classify, Job, Minimize, Solve};
+use crate::jobs::{Classify, Grade, Job, Minimize, Solve};
 use crate::output::{self, Output, OutputError};
 use crate::pipeline::{self, RunError, RunOptions};
 use crate::report::{write_hgrm, Latency};
@@ -81,6 +81,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Solve(args) => run_job(&Solve::new(), &args, false),
         Command::Classify(args) => run_job(&Classify::new(), &args.run, args.require_unique),
         Command::Minimize(args) => run_job(&Minimize::new(), &args, false),
+        Command::Grade(args) => run_job(&Grade::new(), &args, false),
         Command::Bench(args) => run_bench(&args),
         Command::Corpus(args) => run_corpus(&args),
     };

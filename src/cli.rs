@@ -31,6 +31,9 @@ pub enum Command {
     /// Count solutions up to two per record (status `unique`, `multiple`, `unsolvable`,
     /// `invalid`).
     Classify(ClassifyArgs),
+    /// Rate every unique record as a person would solve it (columns `difficulty`,
+    /// `rating` on Sukaku Explainer's scale, `techniques` after the usual six).
+    Grade(RunArgs),
     /// For every unique record, a minimal puzzle with the same solution (columns
     /// `minimal`, `minimal_givens` after the usual six); other records keep their status.
     Minimize(RunArgs),

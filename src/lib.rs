@@ -4,7 +4,8 @@
 //!
 //! - values: [`grid`] (the 81-cell value type), [`report`] (counts, percentiles,
 //!   exporters);
-//! - engines: [`engine`] (the interface), [`solver`] (the classic band-bitboard engine);
+//! - engines: [`engine`] (the interface), [`solver`] (the classic band-bitboard engine),
+//!   [`grader`] (human techniques, for ratings);
 //! - jobs: [`jobs`] (solve, classify, minimize: record in, answer out);
 //! - pipeline: [`input`] (mapping files, formats, record finding), [`pipeline`] (chunks on
 //!   a rayon pool, ordered output), [`rows`] (row formats), [`output`] (atomic files);
@@ -39,6 +40,7 @@ pub mod cli;
 pub mod corpus;
 pub mod engine;
 pub mod generate;
+pub mod grader;
 pub mod grid;
 pub mod input;
 pub mod jobs;

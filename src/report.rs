@@ -1,10 +1,13 @@
 //! Results as plain data: per-status counts, latency percentiles, and their exporters
 //! (human summary, JSON, HdrHistogram `.hgrm` text). Measuring code never formats.
 
+use std::collections::BTreeMap;
 use std::io::{self, Write};
 
 use hdrhistogram::Histogram;
 use serde::Serialize;
+
+use crate::grader::Level;
 
 /// Highest latency the histograms track exactly (60 s); larger values saturate.
 pub const MAX_LATENCY_NS: u64 = 60_000_000_000;
@@ -88,6 +91,88 @@ impl StatusCounts {
     }
 }
 
+/// Records by difficulty level and by number of givens, for jobs that grade or make
+/// puzzles.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Breakdown {
+    /// Records per [`Level`], in [`Level::ALL`] order.
+    pub levels: [u64; 5],
+    /// Records per number of givens (0..=81).
+    pub givens: [u64; 82],
+}
+
+impl Default for Breakdown {
+    fn default() -> Self {
+        Breakdown {
+            levels: [0; 5],
+            givens: [0; 82],
+        }
+    }
+}
+
+impl Breakdown {
+    /// Adds another breakdown.
+    pub fn merge(&mut self, other: &Breakdown) {
+        for (a, b) in self.levels.iter_mut().zip(&other.levels) {
+            *a += b;
+        }
+        for (a, b) in self.givens.iter_mut().zip(&other.givens) {
+            *a += b;
+        }
+    }
+
+    /// Records per level, when any record was graded.
+    pub fn level_counts(&self) -> Option<LevelCounts> {
+        let [easy, medium, hard, expert, extreme] = self.levels;
+        (self.levels.iter().sum::<u64>() > 0).then_some(LevelCounts {
+            easy,
+            medium,
+            hard,
+            expert,
+            extreme,
+        })
+    }
+
+    /// Records per number of givens (nonzero entries), when any was counted.
+    pub fn givens_counts(&self) -> Option<BTreeMap<u8, u64>> {
+        (self.givens.iter().sum::<u64>() > 0).then(|| {
+            (0u8..=81)
+                .zip(&self.givens)
+                .filter(|(_, &n)| n > 0)
+                .map(|(g, &n)| (g, n))
+                .collect()
+        })
+    }
+}
+
+/// Records per difficulty level, easiest first.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct LevelCounts {
+    /// `easy` records.
+    pub easy: u64,
+    /// `medium` records.
+    pub medium: u64,
+    /// `hard` records.
+    pub hard: u64,
+    /// `expert` records.
+    pub expert: u64,
+    /// `extreme` records.
+    pub extreme: u64,
+}
+
+impl LevelCounts {
+    /// (level, count) pairs, easiest first.
+    pub fn pairs(&self) -> [(Level, u64); 5] {
+        [
+            (Level::Easy, self.easy),
+            (Level::Medium, self.medium),
+            (Level::Hard, self.hard),
+            (Level::Expert, self.expert),
+            (Level::Extreme, self.extreme),
+        ]
+    }
+}
+
 /// Latency percentiles in nanoseconds.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
 pub struct Latency {
@@ -147,6 +232,12 @@ pub struct RunReport {
     pub latency_ns: Latency,
     /// Line numbers of the first records that were not `unique` (classify), at most 10.
     pub first_not_unique: Vec<u64>,
+    /// Records per difficulty level (`grade`, `generate`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub difficulty: Option<LevelCounts>,
+    /// Records per number of givens (`generate`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub givens: Option<BTreeMap<u8, u64>>,
 }
 
 impl RunReport {
@@ -184,6 +275,18 @@ impl RunReport {
             parts.push("no records".to_string());
         }
         writeln!(out, "  {}", parts.join(", "))?;
+        if let Some(levels) = &self.difficulty {
+            let parts: Vec<String> = levels
+                .pairs()
+                .iter()
+                .map(|(l, n)| format!("{} {n}", l.name()))
+                .collect();
+            writeln!(out, "  difficulty: {}", parts.join(", "))?;
+        }
+        if let Some(givens) = &self.givens {
+            let parts: Vec<String> = givens.iter().map(|(g, n)| format!("{g}:{n}")).collect();
+            writeln!(out, "  givens (count:records): {}", parts.join(" "))?;
+        }
         writeln!(
             out,
             "  {:.3} s wall, {:.0} puzzles/s, {} threads",

@@ -7,7 +7,7 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
 use sudoku_batch::input::{detect_layout, ColumnChoice};
-use sudoku_batch::jobs::{Classify, Job, Minimize, Solve};
+use sudoku_batch::jobs::{Classify, Grade, Job, Minimize, Solve};
 use sudoku_batch::pipeline::{process_chunk, Setup, Tally, Worker};
 use sudoku_batch::rows::{OutputFormat, RowWriter};
 use sudoku_batch::{Grid, Solver};

@@ -12,15 +12,17 @@
 //! after the contract's six), then one line of wiring in the front end.
 
 mod classify;
+mod grade;
 mod minimize;
 mod solve;
 
 pub use classify::Classify;
+pub use grade::{Grade, Graded};
 pub use minimize::{Minimal, Minimize};
 pub use solve::Solve;
 
 use crate::grid::{Clash, Grid};
-use crate::report::Status;
+use crate::report::{Breakdown, Status};
 
 /// One kind of work done for every record of a run.
 pub trait Job: Sync {
@@ -63,6 +65,10 @@ pub trait Columns: Copy + Send + Default {
     const NAMES: &'static [&'static str];
     /// The value of column `index` (an index into [`Columns::NAMES`]).
     fn value(&self, index: usize) -> Value<'_>;
+
+    /// Adds this row to the run's breakdown by difficulty and givens (jobs that grade
+    /// or make puzzles); nothing by default.
+    fn count(&self, _breakdown: &mut Breakdown) {}
 }
 
 /// No columns of its own.
@@ -85,4 +91,9 @@ pub enum Value<'a> {
     Count(u64),
     /// A short word or phrase.
     Text(&'static str),
+    /// A number in tenths, written with one decimal (`62` is `6.2`).
+    Tenths(u16),
+    /// Counts per name, written as `name=count` for the nonzero ones (CSV: separated by
+    /// spaces), in the order given.
+    Uses(&'a [u16], &'static [&'static str]),
 }

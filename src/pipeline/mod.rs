@@ -238,6 +238,8 @@ fn run_source<J: Job, R: Read>(
         threads,
         latency_ns: Latency::from_histogram(&histogram),
         first_not_unique: writer.tally.not_unique().to_vec(),
+        difficulty: writer.tally.breakdown.level_counts(),
+        givens: writer.tally.breakdown.givens_counts(),
     };
     Ok((report, histogram))
 }

@@ -10,8 +10,9 @@ use hdrhistogram::Histogram;
 
 use crate::grid::Grid;
 use crate::input::{for_each_record, Layout, Record, RecordError, RecordScratch};
+use crate::jobs::Columns;
 use crate::jobs::{Answer, Job};
-use crate::report::{new_histogram, Status, StatusCounts};
+use crate::report::{new_histogram, Breakdown, Status, StatusCounts};
 use crate::rows::{Reason, Row, RowWriter};
 
 /// Most line numbers of non-unique records kept for `--require-unique` messages.
@@ -90,6 +91,8 @@ pub struct Tally {
     pub not_unique: [u64; KEEP_NOT_UNIQUE],
     /// How many of `not_unique` are set.
     pub not_unique_len: usize,
+    /// Records by difficulty and givens (jobs that grade or make puzzles).
+    pub breakdown: Breakdown,
 }
 
 impl Tally {
@@ -114,6 +117,7 @@ impl Tally {
     pub fn merge(&mut self, part: &Tally) {
         self.counts.merge(&part.counts);
         self.mismatches += part.mismatches;
+        self.breakdown.merge(&part.breakdown);
         for &line in &part.not_unique[..part.not_unique_len] {
             self.keep_not_unique(line);
         }
@@ -164,6 +168,7 @@ pub fn process_chunk<J: Job>(
         let (answer, reason) = answer(job, state, histogram, &record.puzzle);
         let mismatch = mismatch(&record, answer.solution.as_ref());
         tally.add(record.line, answer.status, mismatch, uniqueness);
+        answer.extra.count(&mut tally.breakdown);
         rows.row(
             &Row {
                 line: record.line,
