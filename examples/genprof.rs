@@ -16,6 +16,23 @@ fn main() {
         "full grids: {:.0}/s ({x})",
         n as f64 / t.elapsed().as_secs_f64()
     );
+    for k in [20u8, 21, 22, 23, 25, 30] {
+        let spec = Spec {
+            pattern: Pattern::None,
+            target: Target::Givens(k),
+        };
+        let orbits = Orbits::new(Pattern::None);
+        let m = if k <= 21 { 20 } else { 2000 };
+        let t = Instant::now();
+        let restarts: u64 = (0..m)
+            .map(|i| make(&mut solver, &spec, &orbits, &mut record_rng(1, i)).restarts as u64)
+            .sum();
+        println!(
+            "givens {k}: {:.1} restarts for givens per puzzle, {:.0}/s",
+            restarts as f64 / m as f64,
+            m as f64 / t.elapsed().as_secs_f64()
+        );
+    }
     for pattern in [Pattern::None, Pattern::Rot180] {
         let spec = Spec {
             pattern,

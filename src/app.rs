@@ -6,15 +6,22 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use crate::bench::{self, BenchReport, ThreadResult};
-use crate::cli::{self, Cli, Command, FormatArg, InputArgs, RunArgs};
+use crate::cli::{
+    self, Cli, Command, FormatArg, GenerateArgs, InputArgs, LevelArg, MadeFormatArg, OutputArgs,
+    RunArgs, SymmetryArg,
+};
 use crate::corpus;
+use crate::generate::{Pattern, Spec, Target};
+use crate::grader::Level;
 use crate::input::{self, ColumnChoice, Format, InputError};
+use crate::jobs::Generate;
 use crate::jobs::{Classify, Grade, Job, Minimize, Solve};
 use crate::output::{self, Output, OutputError};
-use crate::pipeline::{self, RunError, RunOptions};
-use crate::report::{write_hgrm, Latency};
+use crate::pipeline::{self, MakeOptions, RunError, RunOptions};
+use crate::report::{write_hgrm, Latency, RunReport};
 use crate::rows::OutputFormat;
 use crate::solver::Solver;
+use hdrhistogram::Histogram;
 
 /// Exit status for errors (bad input, options, or output).
 const EXIT_ERROR: u8 = 2;
@@ -82,6 +89,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Classify(args) => run_job(&Classify::new(), &args.run, args.require_unique),
         Command::Minimize(args) => run_job(&Minimize::new(), &args, false),
         Command::Grade(args) => run_job(&Grade::new(), &args, false),
+        Command::Generate(args) => run_generate(&args),
         Command::Bench(args) => run_bench(&args),
         Command::Corpus(args) => run_corpus(&args),
     };
@@ -122,6 +130,69 @@ fn is_stdin(path: &Path) -> bool {
     path == Path::new("-")
 }
 
+/// A progress bar only for a person watching: stderr a terminal, not asked away.
+fn show_progress(out: &OutputArgs) -> bool {
+    !out.quiet && !out.no_progress && std::io::stderr().is_terminal()
+}
+
+/// Writes the report and histogram files asked for, and the summary on stderr.
+fn write_results(
+    report: &RunReport,
+    histogram: &Histogram<u64>,
+    out: &OutputArgs,
+) -> Result<(), AppError> {
+    if let Some(path) = &out.report {
+        let json = serde_json::to_vec_pretty(report)
+            .map_err(|e| AppError::Other(format!("cannot encode report: {e}")))?;
+        output::write_file(path, &json)?;
+    }
+    if let Some(path) = &out.histogram {
+        let mut text = Vec::new();
+        write_hgrm(histogram, &mut text).map_err(|e| AppError::Other(e.to_string()))?;
+        output::write_file(path, &text)?;
+    }
+    if !out.quiet {
+        let _ = report.write_summary(&mut std::io::stderr());
+    }
+    Ok(())
+}
+
+fn run_generate(args: &GenerateArgs) -> Result<ExitCode, AppError> {
+    let pattern = match args.symmetry {
+        SymmetryArg::None => Pattern::None,
+        SymmetryArg::Rot180 => Pattern::Rot180,
+        SymmetryArg::Rot90 => Pattern::Rot90,
+        SymmetryArg::Mirror => Pattern::Mirror,
+        SymmetryArg::Diagonal => Pattern::Diagonal,
+    };
+    let target = args.givens.map_or(Target::Minimal, Target::Givens);
+    let level = args.difficulty.map(|l| match l {
+        LevelArg::Easy => Level::Easy,
+        LevelArg::Medium => Level::Medium,
+        LevelArg::Hard => Level::Hard,
+        LevelArg::Expert => Level::Expert,
+        LevelArg::Extreme => Level::Extreme,
+    });
+    // Only CSV rows have a difficulty column to fill.
+    let graded = args.format == MadeFormatArg::Csv;
+    let generate = Generate::new(Spec { pattern, target }, args.seed, level, graded);
+    let options = MakeOptions {
+        count: args.count,
+        threads: args.threads.map_or_else(default_threads, usize::from),
+        output_format: match args.format {
+            MadeFormatArg::Csv => OutputFormat::Csv,
+            MadeFormatArg::Lines => OutputFormat::Pairs,
+        },
+        progress: show_progress(&args.out),
+    };
+    let mut out = Output::open(args.out.output.as_deref())?;
+    let (mut report, histogram) = pipeline::run_generate(&generate, &options, &mut out)?;
+    report.input = format!("generate (seed {})", args.seed);
+    out.finish()?;
+    write_results(&report, &histogram, &args.out)?;
+    Ok(ExitCode::SUCCESS)
+}
+
 /// Runs one job over the input through the pipeline, then writes the report, the
 /// histogram and the summary.
 fn run_job<J: Job>(job: &J, args: &RunArgs, require_unique: bool) -> Result<ExitCode, AppError> {
@@ -137,7 +208,7 @@ fn run_job<J: Job>(job: &J, args: &RunArgs, require_unique: bool) -> Result<Exit
         format: format_choice(*format),
         column: column_choice(column),
         output_format: OutputFormat::Csv,
-        progress: !args.quiet && !args.no_progress && std::io::stderr().is_terminal(),
+        progress: show_progress(&args.out),
     };
     // Open the input before the output, so a bad input leaves no output file behind.
     let mapped = if is_stdin(input) {
@@ -145,7 +216,7 @@ fn run_job<J: Job>(job: &J, args: &RunArgs, require_unique: bool) -> Result<Exit
     } else {
         Some(input::open_file(input, *no_mmap)?)
     };
-    let mut out = Output::open(args.output.as_deref())?;
+    let mut out = Output::open(args.out.output.as_deref())?;
     let (mut report, histogram) = match &mapped {
         None => pipeline::run_stream(job, std::io::stdin().lock(), &options, &mut out)?,
         Some(bytes) => pipeline::run_file(job, input, bytes, &options, &mut out)?,
@@ -158,19 +229,7 @@ fn run_job<J: Job>(job: &J, args: &RunArgs, require_unique: bool) -> Result<Exit
         )));
     }
     out.finish()?;
-    if let Some(path) = &args.report {
-        let json = serde_json::to_vec_pretty(&report)
-            .map_err(|e| AppError::Other(format!("cannot encode report: {e}")))?;
-        output::write_file(path, &json)?;
-    }
-    if let Some(path) = &args.histogram {
-        let mut text = Vec::new();
-        write_hgrm(&histogram, &mut text).map_err(|e| AppError::Other(e.to_string()))?;
-        output::write_file(path, &text)?;
-    }
-    if !args.quiet {
-        let _ = report.write_summary(&mut std::io::stderr());
-    }
+    write_results(&report, &histogram, &args.out)?;
     let not_unique = report.records - report.counts.unique;
     if require_unique && not_unique > 0 {
         let lines: Vec<String> = report

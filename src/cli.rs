@@ -16,7 +16,9 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
     sudoku-batch classify data/kaggle-3m-curated5000.csv --require-unique --report r.json\n  \
     cat puzzles.txt | sudoku-batch classify - --threads 2 | head\n  \
     sudoku-batch bench data/magictour-top1465.txt --mode count --threads 1,2\n  \
-    sudoku-batch corpus --from data/royle-17-clue-2k.txt --count 1000000 --seed 1 -o big.txt")]
+    sudoku-batch grade data/sudoku-exchange-hard-with-solutions.txt -o graded.csv\n  \
+    sudoku-batch generate --count 1000 --symmetry rot180 --seed 7 -o new.csv\n  \
+    sudoku-batch corpus --from data/royle-17-clue.txt --count 1000000 --seed 1 -o big.txt")]
 pub struct Cli {
     /// What to do.
     #[command(subcommand)]
@@ -31,6 +33,9 @@ pub enum Command {
     /// Count solutions up to two per record (status `unique`, `multiple`, `unsolvable`,
     /// `invalid`).
     Classify(ClassifyArgs),
+    /// Make new unique puzzles: random full grids, givens dug out while the puzzle stays
+    /// unique (minimal by default), graded.
+    Generate(GenerateArgs),
     /// Rate every unique record as a person would solve it (columns `difficulty`,
     /// `rating` on Sukaku Explainer's scale, `techniques` after the usual six).
     Grade(RunArgs),
@@ -74,13 +79,10 @@ pub struct InputArgs {
     pub no_mmap: bool,
 }
 
-/// Options of `solve` (and, flattened, `classify`).
+/// Where results go, shared by the commands that write rows.
 #[derive(Debug, Args)]
-pub struct RunArgs {
-    /// Input selection.
-    #[command(flatten)]
-    pub input: InputArgs,
-    /// Output CSV file (default: stdout). Regular files are replaced atomically.
+pub struct OutputArgs {
+    /// Output file (default: stdout). Regular files are replaced atomically.
     #[arg(short, long, value_name = "OUT")]
     pub output: Option<PathBuf>,
     /// Write a JSON summary (counts, wall time, rate, latency percentiles) here.
@@ -95,6 +97,91 @@ pub struct RunArgs {
     /// Never show a progress bar.
     #[arg(long)]
     pub no_progress: bool,
+}
+
+/// Options of `solve` (and, flattened, `classify`, `grade`, `minimize`).
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// Input selection.
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Output selection.
+    #[command(flatten)]
+    pub out: OutputArgs,
+}
+
+/// Pattern of givens for `generate`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum SymmetryArg {
+    /// Any pattern.
+    None,
+    /// Unchanged by a half turn.
+    Rot180,
+    /// Unchanged by a quarter turn.
+    Rot90,
+    /// Unchanged by a left-right mirror.
+    Mirror,
+    /// Unchanged by reflection in the main diagonal.
+    Diagonal,
+}
+
+/// Difficulty levels of the grader.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum LevelArg {
+    /// Singles only.
+    Easy,
+    /// Locked candidates, pairs, X-wing.
+    Medium,
+    /// Triples, fish, wings, unique rectangles, quads, BUG.
+    Hard,
+    /// Static chains, Nishio.
+    Expert,
+    /// Dynamic or nested chains.
+    Extreme,
+}
+
+/// Row layout of `generate`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum MadeFormatArg {
+    /// CSV: line,puzzle,solution,status,reason,mismatch,givens,difficulty,rating.
+    Csv,
+    /// `puzzle solution` per line.
+    Lines,
+}
+
+/// Options of `generate`.
+#[derive(Debug, Args)]
+pub struct GenerateArgs {
+    /// Puzzles to make.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub count: u64,
+    /// Random seed: the same options, seed and count give the same output, whatever
+    /// the number of threads.
+    #[arg(long, default_value_t = 1, value_name = "S")]
+    pub seed: u64,
+    /// Worker threads (default: all cores).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub threads: Option<u16>,
+    /// Dig until at most K givens remain (20 to 81; below 20 digging practically never
+    /// gets there).
+    #[arg(long, value_name = "K", conflicts_with = "minimal",
+          value_parser = clap::value_parser!(u8).range(20..=81))]
+    pub givens: Option<u8>,
+    /// Dig until no given (or symmetric group of givens) can be removed (the default).
+    #[arg(long)]
+    pub minimal: bool,
+    /// Pattern of the givens.
+    #[arg(long, value_enum, default_value_t = SymmetryArg::None)]
+    pub symmetry: SymmetryArg,
+    /// Keep only puzzles the grader puts at this level.
+    #[arg(long, value_enum, value_name = "LEVEL")]
+    pub difficulty: Option<LevelArg>,
+    /// Row layout.
+    #[arg(long, value_enum, default_value_t = MadeFormatArg::Csv)]
+    pub format: MadeFormatArg,
+    /// Output selection.
+    #[command(flatten)]
+    pub out: OutputArgs,
 }
 
 /// Options of `classify`.

@@ -126,10 +126,12 @@ fn pipeline_chunk_path_allocates_nothing_per_record() {
         let solved = chunk_costs(&Solve::new(), bytes, |t| t.counts.solved);
         let unique = chunk_costs(&Classify::new(), bytes, |t| t.counts.unique);
         let minimal = chunk_costs(&Minimize::new(), bytes, |t| t.counts.unique);
+        let graded = chunk_costs(&Grade::new(), bytes, |t| t.counts.unique);
         for (job, costs) in [
             ("solve", solved),
             ("classify", unique),
             ("minimize", minimal),
+            ("grade", graded),
         ] {
             assert!(
                 costs.iter().all(|c| c <= per_chunk_max),
@@ -178,4 +180,45 @@ fn chunk_costs<J: Job>(job: &J, bytes: &[u8], done: impl Fn(&Tally) -> u64) -> V
         assert!(done(&tally) >= 100);
     }
     costs
+}
+
+/// Making, checking, grading and writing a generated puzzle allocates nothing: the
+/// calls `generate`'s worker loop makes for each record.
+#[test]
+fn generating_allocates_nothing_per_puzzle() {
+    use sudoku_batch::generate::{Pattern, Spec, Target};
+    use sudoku_batch::grader::Level;
+    use sudoku_batch::jobs::Generate;
+    use sudoku_batch::report::Status;
+    use sudoku_batch::rows::Row;
+
+    let rows = RowWriter::new(OutputFormat::Csv, None);
+    let mut solver = Box::new(Solver::new());
+    for (pattern, target, level) in [
+        (Pattern::None, Target::Minimal, None),
+        (Pattern::Rot180, Target::Givens(28), None),
+        (Pattern::None, Target::Minimal, Some(Level::Hard)),
+    ] {
+        let generate = Generate::new(Spec { pattern, target }, 3, level, true);
+        let mut out = Vec::with_capacity(1 << 20);
+        let mut made = 0;
+        let n = allocations(|| {
+            for index in 0..150 {
+                let (puzzle, extra) = generate.record(&mut *solver, index).unwrap();
+                let row = Row {
+                    line: index + 1,
+                    puzzle: Ok(&puzzle.puzzle),
+                    status: Status::Unique,
+                    solution: Some(&puzzle.solution),
+                    reason: None,
+                    mismatch: false,
+                    extra: &extra,
+                };
+                rows.row(&row, &mut out);
+                made += 1;
+            }
+        });
+        assert_eq!(made, 150);
+        assert_eq!(n, 0, "{pattern:?} {target:?} {level:?}");
+    }
 }

@@ -172,7 +172,12 @@ fn grade_inner(puzzle: &Grid, solution: Option<&Grid>) -> Result<Option<Grade>, 
             let mut easiest: Option<(u16, Technique, usize, u16)> = None;
             for &(technique, mode, strong) in tier {
                 let links = strong.then_some(&links);
-                if let Some((cell, bit, length)) = contradiction(&board, mode, links) {
+                // Only chains that would rate below the best found so far are sought.
+                let limit = easiest.map_or(u32::MAX, |(r, ..)| shortest_rated(technique, r));
+                if limit <= 1 {
+                    continue;
+                }
+                if let Some((cell, bit, length)) = contradiction(&board, mode, links, limit) {
                     let rating = chain_rating(technique, length);
                     if easiest.is_none_or(|(r, ..)| rating < r) {
                         easiest = Some((rating, technique, cell, bit));
@@ -213,9 +218,10 @@ fn grade_inner(puzzle: &Grid, solution: Option<&Grid>) -> Result<Option<Grade>, 
     Ok(Some(grade))
 }
 
-/// Rating of a contradiction step whose chain placed `length` digits: longer chains are
-/// harder to find. Sukaku Explainer adds 0.1 each time a chain's length passes 4, 6,
-/// 8, 12, 16, 24, 32, ... links; a placement here is about two links.
+/// Rating of a contradiction step whose chain is `length` deep: longer chains are harder
+/// to find. Sukaku Explainer adds 0.1 each time a chain's length passes 4, 6, 8, 12,
+/// 16, 24, 32, ... links; a layer here (placements, then the eliminations they make) is
+/// about two links.
 fn chain_rating(technique: Technique, length: u32) -> u16 {
     let links = 2 * length;
     let (mut ceiling, mut odd, mut bonus) = (4u32, false, 0u16);
@@ -235,6 +241,13 @@ fn chain_rating(technique: Technique, length: u32) -> u16 {
         _ => 94,
     };
     (technique.rating() + bonus).min(next_tier)
+}
+
+/// The shortest chain length that `technique` rates at `rating` or more.
+fn shortest_rated(technique: Technique, rating: u16) -> u32 {
+    (1..256)
+        .find(|&l| chain_rating(technique, l) >= rating)
+        .unwrap_or(256)
 }
 
 /// What a trial placement propagates through.
@@ -277,14 +290,15 @@ impl StrongLinks {
 }
 
 /// The candidate (cell, digit bit) whose placement breaks the board in the fewest
-/// placements under `mode` (along `links` only, when given), with that number.
+/// placements (fewer than `limit`) under `mode` (along `links` only, when given), with
+/// that number.
 fn contradiction(
     board: &Board,
     mode: Propagation,
     links: Option<&StrongLinks>,
+    mut limit: u32,
 ) -> Option<(usize, u16, u32)> {
     let mut best = None;
-    let mut limit = u32::MAX;
     for cell in 0..CELLS {
         let mut rest = board.candidates[cell];
         while rest != 0 {
@@ -292,7 +306,8 @@ fn contradiction(
             rest &= !bit;
             let mut trial = *board;
             trial.place(cell, bit.trailing_zeros() as u8 + 1);
-            if let Some(length) = breaks(&mut trial, bit, limit, mode, links) {
+            let found = breaks(&mut trial, bit, limit, mode, links);
+            if let Some(length) = found.filter(|&length| length < limit) {
                 limit = length;
                 best = Some((cell, bit, length));
                 if length <= 1 {

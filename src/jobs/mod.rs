@@ -12,11 +12,13 @@
 //! after the contract's six), then one line of wiring in the front end.
 
 mod classify;
+mod generate;
 mod grade;
 mod minimize;
 mod solve;
 
 pub use classify::Classify;
+pub use generate::{Generate, GenerateError, Generated, MAX_ATTEMPTS};
 pub use grade::{Grade, Graded};
 pub use minimize::{Minimal, Minimize};
 pub use solve::Solve;

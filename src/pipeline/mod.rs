@@ -19,17 +19,20 @@ pub use chunks::{Chunk, ChunkBytes, SliceChunks, Source, StreamChunks};
 pub use worker::{process_chunk, Setup, Tally, Worker};
 
 use std::io::{self, Read};
+use std::ops::Range;
 use std::path::Path;
 use std::sync::{mpsc, Mutex};
 use std::time::Instant;
 
 use hdrhistogram::Histogram;
 
+use crate::engine::Engine;
 use crate::input::{detect_layout, ColumnChoice, Format, InputBytes, InputError, Layout};
-use crate::jobs::Job;
+use crate::jobs::{Columns, Generate, GenerateError, Generated, Job};
 use crate::output::{Output, OutputError};
-use crate::report::{new_histogram, Latency, RunReport};
-use crate::rows::{OutputFormat, RowWriter};
+use crate::report::{new_histogram, Latency, RunReport, Status};
+use crate::rows::{OutputFormat, Row, RowWriter};
+use crate::solver::Solver;
 use ordered::{Done, OrderedWriter};
 
 /// Settings for one run.
@@ -56,6 +59,8 @@ pub enum RunError {
     Output(OutputError),
     /// The thread pool could not be started.
     Threads(String),
+    /// A record could not be made (`generate`).
+    Generate(GenerateError),
 }
 
 impl std::fmt::Display for RunError {
@@ -64,6 +69,7 @@ impl std::fmt::Display for RunError {
             RunError::Input(e) => e.fmt(f),
             RunError::Output(e) => e.fmt(f),
             RunError::Threads(e) => write!(f, "cannot start worker threads: {e}"),
+            RunError::Generate(e) => e.fmt(f),
         }
     }
 }
@@ -126,7 +132,7 @@ pub fn run_stream<J: Job, R: Read>(
     run_source(job, &mut source, &layout, options, output, None, started)
 }
 
-/// The core loop: spawn chunks, reorder results, write them, merge statistics.
+/// Runs a record job over chunks from `source`.
 fn run_source<J: Job, R: Read>(
     job: &J,
     source: &mut Source<'_, R>,
@@ -137,26 +143,208 @@ fn run_source<J: Job, R: Read>(
     started: Instant,
 ) -> Result<(RunReport, Histogram<u64>), RunError> {
     let threads = options.threads.max(1);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .thread_name(|i| format!("sudoku-worker-{i}"))
-        .build()
-        .map_err(|e| RunError::Threads(e.to_string()))?;
     let workers: Vec<Mutex<Worker<J>>> =
         (0..threads).map(|_| Mutex::new(Worker::new(job))).collect();
-    let max_in_flight = 4 * threads;
     let rows = RowWriter::new(options.output_format, Some(layout));
     let setup = Setup {
         job,
         layout,
         rows: &rows,
     };
-
     let mut header = Vec::new();
     rows.header::<J::Extra>(&mut header);
-    output.write_all(&header)?;
-    let mut writer = OrderedWriter::new(output, options.progress, total_bytes);
+    let progress = total_bytes
+        .filter(|_| options.progress)
+        .map(|total| (total, Unit::Bytes));
+    let driven = drive(
+        &workers,
+        &header,
+        output,
+        progress,
+        || match source.next_chunk() {
+            Ok(Some(chunk)) => {
+                let len = chunk.bytes.as_slice().len() as u64;
+                Ok(Some((chunk, len)))
+            }
+            Ok(None) => Ok(None),
+            Err(source) => Err(InputError::Io {
+                path: "-".into(),
+                source,
+            }
+            .into()),
+        },
+        |chunk: Chunk<'_>, worker: &mut Worker<J>, out: &mut Vec<u8>, tally: &mut Tally| {
+            let bytes = chunk.bytes.as_slice();
+            process_chunk(setup, bytes, chunk.first_line, worker, out, tally);
+            Ok(())
+        },
+    )?;
+    let histogram = merged(workers.iter().map(|w| lock(w).histogram().clone()));
+    Ok(driven.report(job.name(), threads, histogram, started))
+}
 
+/// Settings for a `generate` run.
+#[derive(Clone, Debug)]
+pub struct MakeOptions {
+    /// Records to make.
+    pub count: u64,
+    /// Worker threads (at least 1).
+    pub threads: usize,
+    /// How rows are written.
+    pub output_format: OutputFormat,
+    /// Show a progress bar.
+    pub progress: bool,
+}
+
+/// Makes `options.count` records with `generate`, in record order, through the same
+/// driver as the record jobs: ranges of record numbers are the work items.
+pub fn run_generate(
+    generate: &Generate,
+    options: &MakeOptions,
+    output: &mut Output,
+) -> Result<(RunReport, Histogram<u64>), RunError> {
+    let started = Instant::now();
+    let threads = options.threads.max(1);
+    let workers: Vec<Mutex<(Box<Solver>, Histogram<u64>)>> = (0..threads)
+        .map(|_| Mutex::new((Solver::boxed(), new_histogram())))
+        .collect();
+    let rows = RowWriter::new(options.output_format, None);
+    let mut header = Vec::new();
+    rows.header::<Generated>(&mut header);
+    // Small ranges keep every thread busy and the output flowing; large ones cost less.
+    let batch = (options.count / (threads as u64 * 16)).clamp(1, 256);
+    let mut next = 0u64;
+    let progress = options.progress.then_some((options.count, Unit::Records));
+    let driven = drive(
+        &workers,
+        &header,
+        output,
+        progress,
+        || {
+            let range = next..(next + batch).min(options.count);
+            next = range.end;
+            Ok((!range.is_empty()).then(|| (range.clone(), range.end - range.start)))
+        },
+        |range: Range<u64>, (engine, histogram), out: &mut Vec<u8>, tally: &mut Tally| {
+            for index in range {
+                let start = Instant::now();
+                let (made, extra) = generate
+                    .record(&mut **engine, index)
+                    .map_err(RunError::Generate)?;
+                histogram.saturating_record((start.elapsed().as_nanos() as u64).max(1));
+                tally.counts.add(Status::Unique);
+                extra.count(&mut tally.breakdown);
+                let row = Row {
+                    line: index + 1,
+                    puzzle: Ok(&made.puzzle),
+                    status: Status::Unique,
+                    solution: Some(&made.solution),
+                    reason: None,
+                    mismatch: false,
+                    extra: &extra,
+                };
+                rows.row(&row, out);
+            }
+            Ok(())
+        },
+    )?;
+    let histogram = merged(workers.iter().map(|w| lock(w).1.clone()));
+    Ok(driven.report("generate", threads, histogram, started))
+}
+
+/// What the driver counted.
+pub(crate) struct Driven {
+    records: u64,
+    rows: u64,
+    tally: Tally,
+}
+
+impl Driven {
+    /// The run's report.
+    pub(crate) fn report(
+        self,
+        command: &str,
+        threads: usize,
+        histogram: Histogram<u64>,
+        started: Instant,
+    ) -> (RunReport, Histogram<u64>) {
+        let (records, wall) = (self.records, started.elapsed().as_secs_f64());
+        let report = RunReport {
+            command: command.to_string(),
+            input: String::new(),
+            records,
+            rows_written: self.rows,
+            counts: self.tally.counts,
+            mismatches: self.tally.mismatches,
+            wall_seconds: wall,
+            puzzles_per_sec: if wall > 0.0 {
+                records as f64 / wall
+            } else {
+                0.0
+            },
+            threads,
+            latency_ns: Latency::from_histogram(&histogram),
+            first_not_unique: self.tally.not_unique().to_vec(),
+            difficulty: self.tally.breakdown.level_counts(),
+            givens: self.tally.breakdown.givens_counts(),
+        };
+        (report, histogram)
+    }
+}
+
+/// What a progress bar counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Unit {
+    /// Input bytes.
+    Bytes,
+    /// Records made.
+    Records,
+}
+
+/// A poisoned lock still holds usable per-thread state (a panicking worker aborts the
+/// run anyway), so take it.
+pub(crate) fn lock<S>(m: &Mutex<S>) -> std::sync::MutexGuard<'_, S> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// One histogram from the workers' histograms.
+pub(crate) fn merged(parts: impl Iterator<Item = Histogram<u64>>) -> Histogram<u64> {
+    let mut histogram = new_histogram();
+    for part in parts {
+        // Same bounds everywhere, so adding cannot fail.
+        let _ = histogram.add(&part);
+    }
+    histogram
+}
+
+/// The one driver: takes work items from `next` (with how much progress each is),
+/// spawns them on a pool of `workers.len()` threads with at most 4 per thread in
+/// flight, runs `process` on each with that thread's state, and writes the results in
+/// the order the items came, after `header`.
+pub(crate) fn drive<S, W, N, P>(
+    workers: &[Mutex<S>],
+    header: &[u8],
+    output: &mut Output,
+    progress: Option<(u64, Unit)>,
+    mut next: N,
+    process: P,
+) -> Result<Driven, RunError>
+where
+    S: Send,
+    W: Send,
+    N: FnMut() -> Result<Option<(W, u64)>, RunError>,
+    P: Fn(W, &mut S, &mut Vec<u8>, &mut Tally) -> Result<(), RunError> + Sync,
+{
+    let threads = workers.len().max(1);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .thread_name(|i| format!("sudoku-worker-{i}"))
+        .build()
+        .map_err(|e| RunError::Threads(e.to_string()))?;
+    let max_in_flight = 4 * threads;
+    output.write_all(header)?;
+    let mut writer = OrderedWriter::new(output, progress);
+    let process = &process;
     pool.in_place_scope(|scope| {
         let (tx, rx) = mpsc::channel::<Done>();
         let mut next_index = 0u64;
@@ -168,12 +356,11 @@ fn run_source<J: Job, R: Read>(
                 in_flight -= 1;
                 writer.accept(done);
             }
-            let chunk = match source.next_chunk() {
-                Ok(Some(c)) => c,
+            let (work, amount) = match next() {
+                Ok(Some(item)) => item,
                 Ok(None) => break,
-                Err(source) => {
-                    let path = "-".into();
-                    writer.error = Some(InputError::Io { path, source }.into());
+                Err(e) => {
+                    writer.error = Some(e);
                     break;
                 }
             };
@@ -182,27 +369,19 @@ fn run_source<J: Job, R: Read>(
             let index = next_index;
             next_index += 1;
             in_flight += 1;
-            let workers = &workers;
-            // Owned stream chunks move into the job; mapped ones borrow the map, which
-            // outlives this scope.
+            // Owned work moves into the task; borrowed work (mapped chunks) borrows
+            // data that outlives this scope.
             scope.spawn(move |_| {
                 let slot = rayon::current_thread_index().unwrap_or(0) % workers.len();
-                let mut worker = workers[slot].lock().unwrap_or_else(|p| p.into_inner());
+                let mut state = lock(&workers[slot]);
                 let mut tally = Tally::default();
-                let bytes = chunk.bytes.as_slice();
-                process_chunk(
-                    setup,
-                    bytes,
-                    chunk.first_line,
-                    &mut worker,
-                    &mut out,
-                    &mut tally,
-                );
+                let failed = process(work, &mut state, &mut out, &mut tally).err();
                 let _ = tx.send(Done {
                     index,
                     out,
                     tally,
-                    input_len: bytes.len(),
+                    amount,
+                    failed,
                 });
             });
         }
@@ -215,31 +394,9 @@ fn run_source<J: Job, R: Read>(
     if let Some(e) = writer.error {
         return Err(e);
     }
-    let mut histogram = new_histogram();
-    for w in &workers {
-        let w = w.lock().unwrap_or_else(|p| p.into_inner());
-        // Same bounds everywhere, so adding cannot fail.
-        let _ = histogram.add(w.histogram());
-    }
-    let (records, wall) = (writer.records, started.elapsed().as_secs_f64());
-    let report = RunReport {
-        command: job.name().to_string(),
-        input: String::new(),
-        records,
-        rows_written: writer.rows,
-        counts: writer.tally.counts,
-        mismatches: writer.tally.mismatches,
-        wall_seconds: wall,
-        puzzles_per_sec: if wall > 0.0 {
-            records as f64 / wall
-        } else {
-            0.0
-        },
-        threads,
-        latency_ns: Latency::from_histogram(&histogram),
-        first_not_unique: writer.tally.not_unique().to_vec(),
-        difficulty: writer.tally.breakdown.level_counts(),
-        givens: writer.tally.breakdown.givens_counts(),
-    };
-    Ok((report, histogram))
+    Ok(Driven {
+        records: writer.records,
+        rows: writer.rows,
+        tally: writer.tally,
+    })
 }

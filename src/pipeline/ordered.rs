@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use super::chunks::count_newlines;
 use super::worker::Tally;
-use super::RunError;
+use super::{RunError, Unit};
 use crate::input::CHUNK_BYTES;
 use crate::output::Output;
 
@@ -17,8 +17,10 @@ pub(super) struct Done {
     pub out: Vec<u8>,
     /// Its counts.
     pub tally: Tally,
-    /// Its input bytes (for progress).
-    pub input_len: usize,
+    /// How far it moves the progress bar (input bytes, or records).
+    pub amount: u64,
+    /// Why the work item failed, if it did.
+    pub failed: Option<RunError>,
 }
 
 /// Writes chunk results strictly in input order as they arrive out of order, recycles
@@ -44,14 +46,11 @@ pub(super) struct OrderedWriter<'o> {
 }
 
 impl<'o> OrderedWriter<'o> {
-    /// A writer onto `output`, with a progress bar over `total_bytes` when asked.
-    pub fn new(output: &'o mut Output, progress: bool, total_bytes: Option<u64>) -> Self {
+    /// A writer onto `output`, with a progress bar up to a total when asked.
+    pub fn new(output: &'o mut Output, progress: Option<(u64, Unit)>) -> Self {
         OrderedWriter {
             output,
-            progress: match (progress, total_bytes) {
-                (true, Some(total)) => Some(progress_bar(total)),
-                _ => None,
-            },
+            progress: progress.map(|(total, unit)| progress_bar(total, unit)),
             pending: BTreeMap::new(),
             next: 0,
             spare: Vec::new(),
@@ -75,6 +74,9 @@ impl<'o> OrderedWriter<'o> {
         while let Some(done) = self.pending.remove(&self.next) {
             self.next += 1;
             if self.error.is_none() {
+                self.error = done.failed;
+            }
+            if self.error.is_none() {
                 if let Err(e) = self.output.write_all(&done.out) {
                     self.error = Some(e.into());
                 }
@@ -83,7 +85,7 @@ impl<'o> OrderedWriter<'o> {
             self.records += done.tally.counts.total();
             self.tally.merge(&done.tally);
             if let Some(bar) = &self.progress {
-                bar.inc(done.input_len as u64);
+                bar.inc(done.amount);
                 bar.set_message(format!("{} records", self.records));
             }
             let mut buf = done.out;
@@ -100,14 +102,16 @@ impl<'o> OrderedWriter<'o> {
     }
 }
 
-fn progress_bar(total: u64) -> indicatif::ProgressBar {
+fn progress_bar(total: u64, unit: Unit) -> indicatif::ProgressBar {
     let bar = indicatif::ProgressBar::with_draw_target(
         Some(total),
         indicatif::ProgressDrawTarget::stderr(),
     );
-    if let Ok(style) = indicatif::ProgressStyle::with_template(
-        "{bar:40} {bytes}/{total_bytes} {msg} {bytes_per_sec} eta {eta}",
-    ) {
+    let template = match unit {
+        Unit::Bytes => "{bar:40} {bytes}/{total_bytes} {msg} {bytes_per_sec} eta {eta}",
+        Unit::Records => "{bar:40} {pos}/{len} records {per_sec} eta {eta}",
+    };
+    if let Ok(style) = indicatif::ProgressStyle::with_template(template) {
         bar.set_style(style);
     }
     bar

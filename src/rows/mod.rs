@@ -6,6 +6,7 @@
 //! contract (`line,puzzle,solution,status,reason,mismatch`, then the job's own columns).
 
 mod csv;
+mod lines;
 
 use std::fmt;
 
@@ -23,6 +24,8 @@ pub enum OutputFormat {
     /// CSV with a header row: the contract.
     #[default]
     Csv,
+    /// `puzzle solution` per line, no header (`generate --format lines`).
+    Pairs,
 }
 
 /// Why a record is `invalid`.
@@ -114,6 +117,7 @@ impl RowWriter {
     pub fn header<E: Columns>(&self, out: &mut Vec<u8>) {
         match self.format {
             OutputFormat::Csv => csv::header(E::NAMES, out),
+            OutputFormat::Pairs => {}
         }
     }
 
@@ -122,6 +126,7 @@ impl RowWriter {
     pub fn row<E: Columns>(&self, row: &Row<'_, E>, out: &mut Vec<u8>) {
         match self.format {
             OutputFormat::Csv => csv::row(row, self.csv_column.as_deref(), out),
+            OutputFormat::Pairs => lines::pair(row, out),
         }
     }
 }

@@ -1,0 +1,245 @@
+//! `generate` through the binary: unique (classifier, and the independent reference
+//! counter on a sample), minimal, symmetric, at most K givens, graded to the level asked,
+//! identical across thread counts, and clean failures.
+
+mod common;
+
+use std::process::{Command, Output};
+
+use sudoku_batch::grader::{grade, Level};
+use sudoku_batch::{Grid, Solver};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_sudoku-batch"))
+}
+
+fn generate(args: &[&str]) -> Vec<u8> {
+    let out = bin()
+        .arg("generate")
+        .args(args)
+        .arg("--quiet")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
+
+struct Made {
+    line: u64,
+    puzzle: Grid,
+    solution: Grid,
+    givens: usize,
+    difficulty: String,
+}
+
+fn made(csv_bytes: &[u8]) -> Vec<Made> {
+    let mut reader = csv::Reader::from_reader(csv_bytes);
+    assert_eq!(
+        reader.headers().unwrap().iter().collect::<Vec<_>>(),
+        [
+            "line",
+            "puzzle",
+            "solution",
+            "status",
+            "reason",
+            "mismatch",
+            "givens",
+            "difficulty",
+            "rating"
+        ]
+    );
+    reader
+        .records()
+        .map(|r| {
+            let r = r.unwrap();
+            assert_eq!((&r[3], &r[4], &r[5]), ("unique", "", ""));
+            Made {
+                line: r[0].parse().unwrap(),
+                puzzle: Grid::parse(r[1].as_bytes()).unwrap(),
+                solution: Grid::parse(r[2].as_bytes()).unwrap(),
+                givens: r[6].parse().unwrap(),
+                difficulty: r[7].to_string(),
+            }
+        })
+        .collect()
+}
+
+/// Unique with that solution (by the engine), graded as written, numbered in order.
+fn check_rows(rows: &[Made], count: u64) {
+    let mut solver = Solver::new();
+    assert_eq!(rows.len() as u64, count);
+    for (i, m) in rows.iter().enumerate() {
+        assert_eq!(m.line, i as u64 + 1);
+        assert_eq!(m.givens, m.puzzle.given_count());
+        assert!(m.solution.is_valid_solution() && m.solution.keeps_givens_of(&m.puzzle));
+        let c = solver.count(&m.puzzle, 2);
+        assert_eq!(
+            (c.solutions, c.first),
+            (1, Some(m.solution)),
+            "line {}",
+            m.line
+        );
+        assert_eq!(m.difficulty, grade(&m.puzzle).unwrap().level.name());
+    }
+}
+
+/// The cells that must be given together with `cell` under a pattern.
+fn images(pattern: &str, cell: usize) -> Vec<usize> {
+    let (r, c) = (cell / 9, cell % 9);
+    let at = |r: usize, c: usize| r * 9 + c;
+    match pattern {
+        "rot180" => vec![at(8 - r, 8 - c)],
+        "rot90" => vec![at(c, 8 - r), at(8 - r, 8 - c), at(8 - c, r)],
+        "mirror" => vec![at(r, 8 - c)],
+        "diagonal" => vec![at(c, r)],
+        _ => vec![],
+    }
+}
+
+#[test]
+fn minimal_puzzles_are_unique_and_minimal() {
+    let rows = made(&generate(&["--count", "200", "--seed", "5"]));
+    check_rows(&rows, 200);
+    let mut solver = Solver::new();
+    for m in &rows {
+        for cell in (0..81).filter(|&c| m.puzzle.get(c) != 0) {
+            let mut fewer = m.puzzle;
+            fewer.set(cell, 0);
+            assert_eq!(solver.count(&fewer, 2).solutions, 2, "line {}", m.line);
+        }
+    }
+    // The independent reference counter agrees on a sample.
+    for m in rows.iter().step_by(20) {
+        assert_eq!(common::reference_count(&m.puzzle, 2), 1, "line {}", m.line);
+    }
+}
+
+#[test]
+fn symmetric_puzzles_keep_their_pattern_and_are_minimal_for_it() {
+    let mut solver = Solver::new();
+    for pattern in ["rot180", "rot90", "mirror", "diagonal"] {
+        let rows = made(&generate(&["--count", "40", "--symmetry", pattern]));
+        check_rows(&rows, 40);
+        for m in &rows {
+            for cell in 0..81 {
+                let given = m.puzzle.get(cell) != 0;
+                for image in images(pattern, cell) {
+                    assert_eq!(given, m.puzzle.get(image) != 0, "{pattern} line {}", m.line);
+                }
+                if given {
+                    let mut fewer = m.puzzle;
+                    fewer.set(cell, 0);
+                    for image in images(pattern, cell) {
+                        fewer.set(image, 0);
+                    }
+                    assert_eq!(solver.count(&fewer, 2).solutions, 2, "{pattern}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn givens_target_is_an_upper_bound() {
+    for k in [22u8, 30, 45] {
+        let rows = made(&generate(&["--count", "50", "--givens", &k.to_string()]));
+        check_rows(&rows, 50);
+        assert!(rows.iter().all(|m| m.givens <= k as usize), "K = {k}");
+        if k >= 30 {
+            assert!(
+                rows.iter().all(|m| m.givens == k as usize),
+                "exactly K = {k}"
+            );
+        }
+    }
+}
+
+#[test]
+fn output_is_the_same_for_every_thread_count_and_seeded() {
+    let args = |threads: &str, seed: &str| {
+        generate(&["--count", "300", "--seed", seed, "--threads", threads])
+    };
+    let one = args("1", "9");
+    assert_eq!(one, args("2", "9"));
+    assert_eq!(one, args("3", "9"));
+    assert_ne!(one, args("2", "10"));
+}
+
+#[test]
+fn difficulty_filter_keeps_that_level() {
+    for level in ["easy", "hard", "expert"] {
+        let rows = made(&generate(&["--count", "15", "--difficulty", level]));
+        check_rows(&rows, 15);
+        assert!(rows.iter().all(|m| m.difficulty == level));
+        assert!(Level::parse(level).is_some());
+    }
+}
+
+#[test]
+fn lines_format_writes_puzzle_and_solution() {
+    let csv = made(&generate(&["--count", "30", "--seed", "4"]));
+    let text = String::from_utf8(generate(&[
+        "--count", "30", "--seed", "4", "--format", "lines",
+    ]))
+    .unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 30);
+    for (line, m) in lines.iter().zip(&csv) {
+        assert_eq!(*line, format!("{} {}", m.puzzle, m.solution));
+    }
+}
+
+fn fails(args: &[&str]) -> Output {
+    let out = bin().arg("generate").args(args).output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "{args:?}");
+    assert!(out.stdout.is_empty());
+    out
+}
+
+#[test]
+fn bad_options_are_one_line_errors() {
+    for args in [
+        &["--count", "0"][..],
+        &["--count", "5", "--givens", "19"],
+        &["--count", "5", "--givens", "82"],
+        &["--count", "5", "--givens", "30", "--minimal"],
+        &["--count", "5", "--symmetry", "spiral"],
+        &["--count", "5", "--difficulty", "impossible"],
+        &["--count", "x"],
+    ] {
+        let err = String::from_utf8_lossy(&fails(args).stderr).into_owned();
+        let first = err.lines().next().unwrap_or_default();
+        assert!(first.starts_with("error: "), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn interrupted_generation_leaves_no_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("made.csv");
+    let child = bin()
+        .args([
+            "generate",
+            "--count",
+            "100000000",
+            "--threads",
+            "1",
+            "-q",
+            "-o",
+        ])
+        .arg(&out)
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(400));
+    let killed = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    assert_eq!(child.wait_with_output().unwrap().status.code(), Some(130));
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}
