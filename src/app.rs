@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use crate::bench::{self, BenchReport, ThreadResult};
 use crate::cli::{
     self, Cli, Command, FormatArg, GenerateArgs, InputArgs, LevelArg, MadeFormatArg, OutputArgs,
-    RunArgs, SymmetryArg,
+    OutputFormatArg, RunArgs, SymmetryArg,
 };
 use crate::corpus;
 use crate::generate::{Pattern, Spec, Target};
@@ -18,6 +18,7 @@ use crate::jobs::Generate;
 use crate::jobs::{Classify, Grade, Job, Minimize, Solve};
 use crate::output::{self, Output, OutputError};
 use crate::pipeline::{self, MakeOptions, RunError, RunOptions};
+use crate::plot::{self, ThreadPoint};
 use crate::report::{write_hgrm, Latency, RunReport};
 use crate::rows::OutputFormat;
 use crate::solver::Solver;
@@ -90,6 +91,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Minimize(args) => run_job(&Minimize::new(), &args, false),
         Command::Grade(args) => run_job(&Grade::new(), &args, false),
         Command::Generate(args) => run_generate(&args),
+        Command::Show(args) => run_show(&args),
         Command::Bench(args) => run_bench(&args),
         Command::Corpus(args) => run_corpus(&args),
     };
@@ -109,6 +111,7 @@ fn format_choice(f: FormatArg) -> Option<Format> {
         FormatArg::Auto => None,
         FormatArg::Lines => Some(Format::Lines),
         FormatArg::Csv => Some(Format::Csv),
+        FormatArg::Blocks => Some(Format::Blocks),
     }
 }
 
@@ -151,10 +154,40 @@ fn write_results(
         write_hgrm(histogram, &mut text).map_err(|e| AppError::Other(e.to_string()))?;
         output::write_file(path, &text)?;
     }
+    if let Some(path) = &out.plot {
+        let title = format!("sudoku-batch {}: {}", report.command, report.input);
+        let svg = plot::latency_svg(&title, &[(report.command.clone(), histogram)])
+            .map_err(|e| AppError::Other(e.to_string()))?;
+        output::write_file(path, svg.as_bytes())?;
+    }
     if !out.quiet {
         let _ = report.write_summary(&mut std::io::stderr());
     }
     Ok(())
+}
+
+fn run_show(args: &cli::ShowArgs) -> Result<ExitCode, AppError> {
+    if is_stdin(&args.input) {
+        return Err(AppError::Other("show needs a file, not stdin".into()));
+    }
+    let bytes = input::open_file(&args.input, false)?;
+    let layout = input::detect_layout(
+        bytes.bytes(),
+        format_choice(args.format),
+        &column_choice(&args.column),
+    )?;
+    let color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    let text = crate::show::show(
+        bytes.bytes(),
+        &layout,
+        &args.lines,
+        crate::show::Style { color },
+    )
+    .map_err(|e| AppError::Other(format!("{}: {e}", args.input.display())))?;
+    let mut out = Output::open(None)?;
+    out.write_all(text.as_bytes())?;
+    out.finish()?;
+    Ok(ExitCode::SUCCESS)
 }
 
 fn run_generate(args: &GenerateArgs) -> Result<ExitCode, AppError> {
@@ -207,7 +240,12 @@ fn run_job<J: Job>(job: &J, args: &RunArgs, require_unique: bool) -> Result<Exit
         threads: threads.map_or_else(default_threads, usize::from),
         format: format_choice(*format),
         column: column_choice(column),
-        output_format: OutputFormat::Csv,
+        output_format: match args.output_format {
+            OutputFormatArg::Csv => OutputFormat::Csv,
+            OutputFormatArg::Lines => OutputFormat::Lines,
+            OutputFormatArg::Grid => OutputFormat::Grid,
+            OutputFormatArg::Ndjson => OutputFormat::Ndjson,
+        },
         progress: show_progress(&args.out),
     };
     // Open the input before the output, so a bad input leaves no output file behind.
@@ -287,6 +325,7 @@ fn run_bench(args: &cli::BenchArgs) -> Result<ExitCode, AppError> {
     }
     let effort = bench::effort::<Solver>(&loaded.puzzles, mode);
     let mut results: Vec<ThreadResult> = Vec::new();
+    let mut histograms: Vec<Histogram<u64>> = Vec::new();
     for &t in &threads {
         let (rates, histogram) =
             bench::measure::<Solver>(&loaded.puzzles, mode, t, args.warmup, args.rounds)
@@ -308,6 +347,24 @@ fn run_bench(args: &cli::BenchArgs) -> Result<ExitCode, AppError> {
             write_hgrm(&histogram, &mut text).map_err(|e| AppError::Other(e.to_string()))?;
             output::write_file(&per_thread_path(path, t), &text)?;
         }
+        histograms.push(histogram);
+    }
+    if let Some(path) = &args.plot {
+        let points: Vec<ThreadPoint<'_>> = results
+            .iter()
+            .zip(&histograms)
+            .map(|(r, h)| ThreadPoint {
+                threads: r.threads,
+                rate: r.puzzles_per_sec.median,
+                histogram: h,
+            })
+            .collect();
+        let name = args.input.file_name().map_or_else(
+            || args.input.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        );
+        let svg = plot::bench_svg(&name, &points).map_err(|e| AppError::Other(e.to_string()))?;
+        output::write_file(path, svg.as_bytes())?;
     }
     let report = BenchReport {
         input: args.input.display().to_string(),

@@ -14,7 +14,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 #[command(after_help = "Examples:\n  \
     sudoku-batch solve data/norvig-top95.txt -o solutions.csv\n  \
     sudoku-batch classify data/kaggle-3m-curated5000.csv --require-unique --report r.json\n  \
-    cat puzzles.txt | sudoku-batch classify - --threads 2 | head\n  \
+    cat data/norvig-top95.txt | sudoku-batch classify - --threads 2 | head\n  \
     sudoku-batch bench data/magictour-top1465.txt --mode count --threads 1,2\n  \
     sudoku-batch grade data/sudoku-exchange-hard-with-solutions.txt -o graded.csv\n  \
     sudoku-batch generate --count 1000 --symmetry rot180 --seed 7 -o new.csv\n  \
@@ -33,6 +33,8 @@ pub enum Command {
     /// Count solutions up to two per record (status `unique`, `multiple`, `unsolvable`,
     /// `invalid`).
     Classify(ClassifyArgs),
+    /// Draw a few records as grids: givens, solution, status and grade.
+    Show(ShowArgs),
     /// Make new unique puzzles: random full grids, givens dug out while the puzzle stays
     /// unique (minimal by default), graded.
     Generate(GenerateArgs),
@@ -51,12 +53,15 @@ pub enum Command {
 /// Input format choice.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum FormatArg {
-    /// Detect from the first record line: CSV when it holds a comma.
+    /// Detect from the first record line: CSV when it holds a comma, blocks when it is
+    /// a row of nine cells (or a title over one), else one puzzle per line.
     Auto,
     /// One puzzle per line.
     Lines,
     /// CSV with a puzzle column.
     Csv,
+    /// A puzzle drawn over nine lines (Project Euler 96, .sdk, .ss, printed grids).
+    Blocks,
 }
 
 /// Options shared by `solve`, `classify` and `bench` for reading input.
@@ -91,6 +96,9 @@ pub struct OutputArgs {
     /// Write the per-puzzle latency distribution (HdrHistogram .hgrm text, microseconds).
     #[arg(long, value_name = "FILE.hgrm")]
     pub histogram: Option<PathBuf>,
+    /// Draw the latency distribution by percentile as an SVG chart.
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<PathBuf>,
     /// Print no summary on stderr.
     #[arg(short, long)]
     pub quiet: bool,
@@ -99,12 +107,28 @@ pub struct OutputArgs {
     pub no_progress: bool,
 }
 
+/// Row formats of the record commands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum OutputFormatArg {
+    /// CSV with a header: line,puzzle,solution,status,reason,mismatch (+ the command's).
+    Csv,
+    /// `puzzle solution status` per line (`-` for none), then the command's values.
+    Lines,
+    /// Printed grids: puzzle and solution side by side under a header line.
+    Grid,
+    /// One JSON object per record with the CSV's fields.
+    Ndjson,
+}
+
 /// Options of `solve` (and, flattened, `classify`, `grade`, `minimize`).
 #[derive(Debug, Args)]
 pub struct RunArgs {
     /// Input selection.
     #[command(flatten)]
     pub input: InputArgs,
+    /// Row format.
+    #[arg(long, value_enum, default_value_t = OutputFormatArg::Csv)]
+    pub output_format: OutputFormatArg,
     /// Output selection.
     #[command(flatten)]
     pub out: OutputArgs,
@@ -147,6 +171,22 @@ pub enum MadeFormatArg {
     Csv,
     /// `puzzle solution` per line.
     Lines,
+}
+
+/// Options of `show`.
+#[derive(Debug, Args)]
+pub struct ShowArgs {
+    /// Input file (any format the other commands read).
+    pub input: PathBuf,
+    /// Line of a record to show (repeat for more); default: the first record.
+    #[arg(long = "line", value_name = "N")]
+    pub lines: Vec<u64>,
+    /// Input format.
+    #[arg(long, value_enum, default_value_t = FormatArg::Auto)]
+    pub format: FormatArg,
+    /// CSV column holding puzzles.
+    #[arg(long, value_name = "NAME|INDEX")]
+    pub column: Option<String>,
 }
 
 /// Options of `generate`.
@@ -235,6 +275,10 @@ pub struct BenchArgs {
     /// Write one .hgrm latency file per thread count: FILE with `.tN` before the extension.
     #[arg(long, value_name = "FILE.hgrm")]
     pub histogram: Option<PathBuf>,
+    /// Draw puzzles/s against threads (with the ideal linear line) and the latency
+    /// percentiles per thread count as an SVG chart.
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<PathBuf>,
     /// Print markdown table rows (dataset, records, mode, threads, puzzles/s, us/puzzle
     /// p50/p99, guesses/puzzle) instead of the readable table.
     #[arg(long)]

@@ -10,6 +10,7 @@
 //! - pipeline: [`input`] (mapping files, formats, record finding), [`pipeline`] (chunks on
 //!   a rayon pool, ordered output), [`rows`] (row formats), [`output`] (atomic files);
 //!   [`batch`] runs jobs on in-memory puzzles for front ends without files;
+//! - exporters: [`report`] (JSON, `.hgrm`), [`plot`] (SVG charts);
 //! - command cores: [`bench`](mod@bench), [`corpus`], [`generate`](mod@generate) (making
 //!   puzzles);
 //! - front end: [`cli`] and [`app`] (the command line).
@@ -46,8 +47,10 @@ pub mod input;
 pub mod jobs;
 pub mod output;
 pub mod pipeline;
+pub mod plot;
 pub mod report;
 pub mod rows;
+pub mod show;
 pub mod solver;
 
 pub use engine::Engine;

@@ -127,6 +127,17 @@ fn pipeline_chunk_path_allocates_nothing_per_record() {
         let unique = chunk_costs(&Classify::new(), bytes, |t| t.counts.unique);
         let minimal = chunk_costs(&Minimize::new(), bytes, |t| t.counts.unique);
         let graded = chunk_costs(&Grade::new(), bytes, |t| t.counts.unique);
+        for format in [
+            OutputFormat::Lines,
+            OutputFormat::Grid,
+            OutputFormat::Ndjson,
+        ] {
+            let costs = chunk_costs_as(&Grade::new(), bytes, format, |t| t.counts.unique);
+            assert!(
+                costs.iter().all(|c| c <= per_chunk_max),
+                "{name} {format:?}: {costs:?}"
+            );
+        }
         for (job, costs) in [
             ("solve", solved),
             ("classify", unique),
@@ -148,8 +159,17 @@ fn pipeline_chunk_path_allocates_nothing_per_record() {
 /// Allocations for chunks of 5000, 100 and 5000 records of `bytes` run through `job`,
 /// each counted on its second run (the first grows the output buffer).
 fn chunk_costs<J: Job>(job: &J, bytes: &[u8], done: impl Fn(&Tally) -> u64) -> Vec<u64> {
+    chunk_costs_as(job, bytes, OutputFormat::Csv, done)
+}
+
+fn chunk_costs_as<J: Job>(
+    job: &J,
+    bytes: &[u8],
+    format: OutputFormat,
+    done: impl Fn(&Tally) -> u64,
+) -> Vec<u64> {
     let layout = detect_layout(bytes, None, &ColumnChoice::Auto).unwrap();
-    let rows = RowWriter::new(OutputFormat::Csv, Some(&layout));
+    let rows = RowWriter::new(format, Some(&layout));
     let setup = Setup {
         job,
         layout: &layout,

@@ -158,6 +158,7 @@ fn run_source<J: Job, R: Read>(
         .map(|total| (total, Unit::Bytes));
     let driven = drive(
         &workers,
+        &rows,
         &header,
         output,
         progress,
@@ -217,6 +218,7 @@ pub fn run_generate(
     let progress = options.progress.then_some((options.count, Unit::Records));
     let driven = drive(
         &workers,
+        &rows,
         &header,
         output,
         progress,
@@ -233,6 +235,7 @@ pub fn run_generate(
                     .map_err(RunError::Generate)?;
                 histogram.saturating_record((start.elapsed().as_nanos() as u64).max(1));
                 tally.counts.add(Status::Unique);
+                tally.rows += 1;
                 extra.count(&mut tally.breakdown);
                 let row = Row {
                     line: index + 1,
@@ -323,6 +326,7 @@ pub(crate) fn merged(parts: impl Iterator<Item = Histogram<u64>>) -> Histogram<u
 /// the order the items came, after `header`.
 pub(crate) fn drive<S, W, N, P>(
     workers: &[Mutex<S>],
+    rows: &RowWriter,
     header: &[u8],
     output: &mut Output,
     progress: Option<(u64, Unit)>,
@@ -343,7 +347,7 @@ where
         .map_err(|e| RunError::Threads(e.to_string()))?;
     let max_in_flight = 4 * threads;
     output.write_all(header)?;
-    let mut writer = OrderedWriter::new(output, progress);
+    let mut writer = OrderedWriter::new(output, progress, rows.one_line_rows());
     let process = &process;
     pool.in_place_scope(|scope| {
         let (tx, rx) = mpsc::channel::<Done>();

@@ -25,7 +25,8 @@ pub(super) struct Done {
 
 /// Writes chunk results strictly in input order as they arrive out of order, recycles
 /// their buffers, and counts what it wrote: records (from the workers' tallies) and rows
-/// (newlines actually written), so the two can be checked against each other.
+/// (for one-line-per-row formats, the newlines actually written; for printed grids, the
+/// rows the workers formatted), so the two can be checked against each other.
 pub(super) struct OrderedWriter<'o> {
     output: &'o mut Output,
     progress: Option<indicatif::ProgressBar>,
@@ -43,11 +44,13 @@ pub(super) struct OrderedWriter<'o> {
     pub tally: Tally,
     /// The first write error; later results are still drained but not written.
     pub error: Option<RunError>,
+    /// Every row is one line, so rows are counted as newlines.
+    one_line_rows: bool,
 }
 
 impl<'o> OrderedWriter<'o> {
     /// A writer onto `output`, with a progress bar up to a total when asked.
-    pub fn new(output: &'o mut Output, progress: Option<(u64, Unit)>) -> Self {
+    pub fn new(output: &'o mut Output, progress: Option<(u64, Unit)>, one_line_rows: bool) -> Self {
         OrderedWriter {
             output,
             progress: progress.map(|(total, unit)| progress_bar(total, unit)),
@@ -58,6 +61,7 @@ impl<'o> OrderedWriter<'o> {
             rows: 0,
             tally: Tally::default(),
             error: None,
+            one_line_rows,
         }
     }
 
@@ -81,7 +85,11 @@ impl<'o> OrderedWriter<'o> {
                     self.error = Some(e.into());
                 }
             }
-            self.rows += count_newlines(&done.out);
+            self.rows += if self.one_line_rows {
+                count_newlines(&done.out)
+            } else {
+                done.tally.rows
+            };
             self.records += done.tally.counts.total();
             self.tally.merge(&done.tally);
             if let Some(bar) = &self.progress {

@@ -93,6 +93,8 @@ pub struct Tally {
     pub not_unique_len: usize,
     /// Records by difficulty and givens (jobs that grade or make puzzles).
     pub breakdown: Breakdown,
+    /// Rows formatted.
+    pub rows: u64,
 }
 
 impl Tally {
@@ -118,6 +120,7 @@ impl Tally {
         self.counts.merge(&part.counts);
         self.mismatches += part.mismatches;
         self.breakdown.merge(&part.breakdown);
+        self.rows += part.rows;
         for &line in &part.not_unique[..part.not_unique_len] {
             self.keep_not_unique(line);
         }
@@ -181,6 +184,7 @@ pub fn process_chunk<J: Job>(
             },
             out,
         );
+        tally.rows += 1;
     });
 }
 

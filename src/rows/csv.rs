@@ -56,11 +56,7 @@ pub(super) fn row<E: Columns>(row: &Row<'_, E>, csv_column: Option<&str>, out: &
                 out.extend_from_slice(t.as_bytes());
                 quote_tail(out, start);
             }
-            Value::Tenths(t) => {
-                write_u64(out, u64::from(t / 10));
-                out.push(b'.');
-                out.push(b'0' + (t % 10) as u8);
-            }
+            Value::Tenths(t) => super::write_tenths(out, t),
             Value::Uses(counts, names) => {
                 let mut first = true;
                 for (&n, name) in counts.iter().zip(names).filter(|(&n, _)| n > 0) {

@@ -6,7 +6,11 @@
 //! contract (`line,puzzle,solution,status,reason,mismatch`, then the job's own columns).
 
 mod csv;
+mod grid;
 mod lines;
+mod ndjson;
+
+pub use grid::BAND_LINE;
 
 use std::fmt;
 
@@ -26,6 +30,12 @@ pub enum OutputFormat {
     Csv,
     /// `puzzle solution` per line, no header (`generate --format lines`).
     Pairs,
+    /// `puzzle solution status` (then the job's values) per line, no header.
+    Lines,
+    /// Printed grids, puzzle and solution side by side, under a header line.
+    Grid,
+    /// One JSON object per line with the CSV's fields.
+    Ndjson,
 }
 
 /// Why a record is `invalid`.
@@ -60,6 +70,7 @@ impl fmt::Display for Described<'_> {
             (Reason::Record(RecordError::Parse(e)), Some(column)) => write!(f, "{column}: {e}"),
             (Reason::Record(RecordError::Parse(e)), None) => write!(f, "{e}"),
             (Reason::Record(RecordError::NoGrid), _) => f.write_str("no puzzle on the line"),
+            (Reason::Record(RecordError::Block(e)), _) => write!(f, "{e}"),
             (Reason::Record(RecordError::MissingField(n)), column) => write!(
                 f,
                 "row has {n} fields, no {} column",
@@ -113,11 +124,17 @@ impl RowWriter {
         }
     }
 
+    /// True when every row is exactly one line (all formats but printed grids).
+    pub fn one_line_rows(&self) -> bool {
+        self.format != OutputFormat::Grid
+    }
+
     /// Appends what comes before the first row (the CSV header).
     pub fn header<E: Columns>(&self, out: &mut Vec<u8>) {
         match self.format {
             OutputFormat::Csv => csv::header(E::NAMES, out),
-            OutputFormat::Pairs => {}
+            OutputFormat::Pairs | OutputFormat::Lines | OutputFormat::Grid => {}
+            OutputFormat::Ndjson => {}
         }
     }
 
@@ -127,8 +144,29 @@ impl RowWriter {
         match self.format {
             OutputFormat::Csv => csv::row(row, self.csv_column.as_deref(), out),
             OutputFormat::Pairs => lines::pair(row, out),
+            OutputFormat::Lines => lines::line(row, out),
+            OutputFormat::Grid => grid::row(row, |out| self.write_reason(row, out), out),
+            OutputFormat::Ndjson => ndjson::row(row, |out| self.write_reason(row, out), out),
         }
     }
+
+    /// Appends the row's reason as text (nothing when it has none).
+    fn write_reason<E>(&self, row: &Row<'_, E>, out: &mut Vec<u8>) {
+        if let Some(reason) = &row.reason {
+            // Writing to a Vec cannot fail.
+            let _ = std::io::Write::write_fmt(
+                out,
+                format_args!("{}", reason.describe(self.csv_column.as_deref())),
+            );
+        }
+    }
+}
+
+/// Appends a number given in tenths with one decimal (`62` as `6.2`).
+pub(crate) fn write_tenths(out: &mut Vec<u8>, tenths: u16) {
+    write_u64(out, u64::from(tenths / 10));
+    out.push(b'.');
+    out.push(b'0' + (tenths % 10) as u8);
 }
 
 /// Appends the decimal digits of `n`.

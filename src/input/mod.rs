@@ -1,7 +1,7 @@
 //! Input: mapping files, detecting the format, splitting into record-aligned chunks, and
 //! finding records inside a chunk without copying.
 //!
-//! Two formats are understood:
+//! Three formats are understood:
 //! - *lines*: one puzzle per line; the puzzle is the first whitespace-separated token of
 //!   81 cells, with any text around it (`<hash> <grid> <rating>`, `<grid> <solution>`,
 //!   `<grid> # note`). A second complete 81-digit token is taken as the expected solution.
@@ -9,10 +9,16 @@
 //! - *CSV*: a header row (optional), quoted fields, CRLF; the puzzle column is found by
 //!   name (`puzzle`, `quizzes`, ...) or as the first column holding 81-cell grids, and a
 //!   `solution`/`solutions` column, when present, gives expected solutions.
+//! - *blocks*: a puzzle drawn over nine lines ([`blocks`](mod@blocks) says which
+//!   layouts), one record per block.
 
 use std::fs::File;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
+
+mod blocks;
+
+pub use blocks::BlockError;
 
 use crate::grid::{cell_value, Grid, ParseError, ParseErrorKind, CELLS};
 
@@ -88,6 +94,8 @@ pub enum Format {
     Lines,
     /// Comma-separated values.
     Csv,
+    /// A puzzle drawn over nine lines (Project Euler 96, `.sdk`, `.ss`, printed grids).
+    Blocks,
 }
 
 /// Which CSV column to read puzzles from, as given by `--column`.
@@ -222,6 +230,7 @@ pub fn detect_layout(
     let mut offset = start;
     let mut line_no = 1u64;
     let mut first_record: &[u8] = &[];
+    let mut next_line: Option<&[u8]> = None;
     while offset < head.len() {
         let end = head[offset..]
             .iter()
@@ -230,12 +239,17 @@ pub fn detect_layout(
         let line = trim_cr(&head[offset..end]);
         if !is_skipped_line(line) {
             first_record = line;
+            next_line = head.get(end + 1..).and_then(|rest| {
+                rest.split(|&b| b == b'\n')
+                    .map(trim_cr)
+                    .find(|l| !is_skipped_line(l))
+            });
             break;
         }
         offset = end + 1;
         line_no += 1;
     }
-    let format = format.unwrap_or_else(|| detect_format(first_record));
+    let format = format.unwrap_or_else(|| detect_format(first_record, next_line));
     let mut layout = Layout {
         format,
         puzzle_field: 0,
@@ -244,10 +258,10 @@ pub fn detect_layout(
         data_start: start,
         first_line: 1,
     };
-    if format == Format::Lines && *column != ColumnChoice::Auto {
+    if format != Format::Csv && *column != ColumnChoice::Auto {
         return Err(InputError::ColumnWithoutCsv);
     }
-    if format == Format::Lines || first_record.is_empty() {
+    if format != Format::Csv || first_record.is_empty() {
         return Ok(layout);
     }
     let fields = csv_fields(first_record);
@@ -316,13 +330,17 @@ pub fn detect_layout(
 }
 
 /// CSV when the first record line has a comma, starts with a quote, or is a lone
-/// puzzle-column header name (a one-column CSV); else one puzzle per line.
-fn detect_format(first_record: &[u8]) -> Format {
+/// puzzle-column header name (a one-column CSV); blocks when it is a row of nine cells,
+/// a drawn separator, or a title followed by such a row; else one puzzle per line.
+fn detect_format(first_record: &[u8], next_line: Option<&[u8]>) -> Format {
     let trimmed = first_record.trim_ascii();
     let is_header_name = PUZZLE_NAMES
         .iter()
         .any(|n| trimmed.eq_ignore_ascii_case(n.as_bytes()));
-    if first_record.contains(&b',') || trimmed.starts_with(b"\"") || is_header_name {
+    // Blocks first: a printed grid's title line may hold commas.
+    if blocks::starts_blocks(first_record, next_line) {
+        Format::Blocks
+    } else if first_record.contains(&b',') || trimmed.starts_with(b"\"") || is_header_name {
         Format::Csv
     } else {
         Format::Lines
@@ -385,6 +403,7 @@ fn first_grid_column(data: &[u8], header_offset: usize) -> Option<usize> {
 /// quoting state from the end of the previous chunk and is updated.
 pub fn chunk_end(data: &[u8], target: usize, format: Format, in_quotes: &mut bool) -> usize {
     match format {
+        Format::Blocks => blocks::chunk_end(data, target),
         Format::Lines => {
             if target >= data.len() {
                 return data.len();
@@ -425,6 +444,8 @@ pub enum RecordError {
     NoGrid,
     /// A CSV row with fewer fields than the puzzle column needs.
     MissingField(usize),
+    /// A block (block layouts) that is not nine rows of nine cells.
+    Block(BlockError),
 }
 
 /// One record found in a chunk, borrowing its text from the chunk.
@@ -461,6 +482,7 @@ pub fn for_each_record<F>(
     F: FnMut(Record<'_>),
 {
     match layout.format {
+        Format::Blocks => blocks::for_each_block(chunk, first_line, each),
         Format::Lines => {
             for (line_no, line) in (first_line..).zip(chunk.split(|&b| b == b'\n')) {
                 let line = trim_cr(line);
