@@ -5,11 +5,10 @@ use std::path::Path;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use sudoku_batch::input::{open_file, ColumnChoice};
+use sudoku_batch::input::open_file;
 use sudoku_batch::jobs::Classify;
 use sudoku_batch::output::Output;
 use sudoku_batch::pipeline::{run_file, RunOptions};
-use sudoku_batch::rows::OutputFormat;
 
 fn pipeline(c: &mut Criterion) {
     for name in ["royle-17-clue.txt", "kaggle-1m-first10k.csv"] {
@@ -49,13 +48,7 @@ fn pipeline(c: &mut Criterion) {
 }
 
 fn options(threads: usize) -> RunOptions {
-    RunOptions {
-        threads,
-        format: None,
-        column: ColumnChoice::Auto,
-        output_format: OutputFormat::Csv,
-        progress: false,
-    }
+    RunOptions::new(threads)
 }
 
 criterion_group!(benches, pipeline);

@@ -17,7 +17,7 @@ use crate::input::{self, ColumnChoice, Format, InputError};
 use crate::jobs::Generate;
 use crate::jobs::{Classify, Grade, Job, Minimize, Solve};
 use crate::output::{self, Output, OutputError};
-use crate::pipeline::{self, MakeOptions, RunError, RunOptions};
+use crate::pipeline::{self, MakeOptions, RunError, RunOptions, Shard};
 use crate::plot::{self, ThreadPoint};
 use crate::report::{write_hgrm, Latency, RunReport};
 use crate::rows::OutputFormat;
@@ -92,6 +92,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Grade(args) => run_job(&Grade::new(), &args, false),
         Command::Generate(args) => run_generate(&args),
         Command::Show(args) => run_show(&args),
+        Command::Merge(args) => run_merge(&args),
         Command::Bench(args) => run_bench(&args),
         Command::Corpus(args) => run_corpus(&args),
     };
@@ -164,6 +165,53 @@ fn write_results(
         let _ = report.write_summary(&mut std::io::stderr());
     }
     Ok(())
+}
+
+/// The prefix of `--report-line`'s line (a `#` comment to this tool's readers).
+pub const REPORT_LINE: &str = "#sudoku-batch-report ";
+
+fn run_merge(args: &cli::MergeArgs) -> Result<ExitCode, AppError> {
+    let mut reports = Vec::new();
+    for path in &args.reports {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| AppError::Other(format!("{}: {e}", path.display())))?;
+        // A report file, or rows ending in --report-line lines.
+        let jsons: Vec<&str> = if text.trim_start().starts_with('{') {
+            vec![text.as_str()]
+        } else {
+            text.lines()
+                .filter_map(|l| l.strip_prefix(REPORT_LINE))
+                .collect()
+        };
+        if jsons.is_empty() {
+            return Err(AppError::Other(format!(
+                "{}: holds no report",
+                path.display()
+            )));
+        }
+        for json in jsons {
+            let report: RunReport = serde_json::from_str(json)
+                .map_err(|e| AppError::Other(format!("{}: not a report: {e}", path.display())))?;
+            reports.push(report);
+        }
+    }
+    let (report, histogram) =
+        crate::merge::merge(&reports).map_err(|e| AppError::Other(e.to_string()))?;
+    let json = serde_json::to_vec_pretty(&report)
+        .map_err(|e| AppError::Other(format!("cannot encode report: {e}")))?;
+    let mut out = Output::open(args.output.as_deref())?;
+    out.write_all(&json)?;
+    out.write_all(b"\n")?;
+    out.finish()?;
+    if let Some(path) = &args.histogram {
+        let mut text = Vec::new();
+        write_hgrm(&histogram, &mut text).map_err(|e| AppError::Other(e.to_string()))?;
+        output::write_file(path, &text)?;
+    }
+    if !args.quiet {
+        let _ = report.write_summary(&mut std::io::stderr());
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 fn run_show(args: &cli::ShowArgs) -> Result<ExitCode, AppError> {
@@ -247,7 +295,15 @@ fn run_job<J: Job>(job: &J, args: &RunArgs, require_unique: bool) -> Result<Exit
             OutputFormatArg::Ndjson => OutputFormat::Ndjson,
         },
         progress: show_progress(&args.out),
+        shard: args.shard.map(|(index, count)| Shard { index, count }),
+        header: !args.no_header,
+        first_line: args.first_line,
     };
+    if options.shard.is_some() && is_stdin(input) {
+        return Err(AppError::Other(
+            "--shard needs a file: a stream has no byte ranges to share out".into(),
+        ));
+    }
     // Open the input before the output, so a bad input leaves no output file behind.
     let mapped = if is_stdin(input) {
         None
@@ -260,11 +316,19 @@ fn run_job<J: Job>(job: &J, args: &RunArgs, require_unique: bool) -> Result<Exit
         Some(bytes) => pipeline::run_file(job, input, bytes, &options, &mut out)?,
     };
     report.input = input.display().to_string();
+    if let Some(shard) = options.shard {
+        report.input = format!("{} (shard {}/{})", report.input, shard.index, shard.count);
+    }
     if report.records != report.rows_written {
         return Err(AppError::Other(format!(
             "{}: {} records read but {} rows written",
             report.input, report.records, report.rows_written
         )));
+    }
+    if args.report_line {
+        let json = serde_json::to_string(&report)
+            .map_err(|e| AppError::Other(format!("cannot encode report: {e}")))?;
+        out.write_all(format!("{REPORT_LINE}{json}\n").as_bytes())?;
     }
     out.finish()?;
     write_results(&report, &histogram, &args.out)?;

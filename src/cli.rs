@@ -33,6 +33,8 @@ pub enum Command {
     /// Count solutions up to two per record (status `unique`, `multiple`, `unsolvable`,
     /// `invalid`).
     Classify(ClassifyArgs),
+    /// Add up the JSON reports of a run's parts (shards, partitions) into one.
+    Merge(MergeArgs),
     /// Draw a few records as grids: givens, solution, status and grade.
     Show(ShowArgs),
     /// Make new unique puzzles: random full grids, givens dug out while the puzzle stays
@@ -120,6 +122,25 @@ pub enum OutputFormatArg {
     Ndjson,
 }
 
+/// `I/N` with 1 <= I <= N.
+fn parse_shard(text: &str) -> Result<(u32, u32), String> {
+    let (i, n) = text
+        .split_once('/')
+        .ok_or_else(|| format!("{text}: expected I/N, e.g. 3/8"))?;
+    let i: u32 = i
+        .trim()
+        .parse()
+        .map_err(|_| format!("{text}: I is not a number"))?;
+    let n: u32 = n
+        .trim()
+        .parse()
+        .map_err(|_| format!("{text}: N is not a number"))?;
+    if n == 0 || i == 0 || i > n {
+        return Err(format!("{text}: need 1 <= I <= N"));
+    }
+    Ok((i, n))
+}
+
 /// Options of `solve` (and, flattened, `classify`, `grade`, `minimize`).
 #[derive(Debug, Args)]
 pub struct RunArgs {
@@ -129,6 +150,21 @@ pub struct RunArgs {
     /// Row format.
     #[arg(long, value_enum, default_value_t = OutputFormatArg::Csv)]
     pub output_format: OutputFormatArg,
+    /// Only the records starting in the I-th of N equal byte ranges of the file (cut at
+    /// record boundaries); line numbers stay those of the whole file.
+    #[arg(long, value_name = "I/N", value_parser = parse_shard)]
+    pub shard: Option<(u32, u32)>,
+    /// Write no header, so that parts' outputs concatenate to the whole's.
+    #[arg(long)]
+    pub no_header: bool,
+    /// Line number of the input's first line (for a part of a larger input on stdin).
+    #[arg(long, value_name = "N", default_value_t = 1,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub first_line: u64,
+    /// After the rows, write the JSON report as one line `#sudoku-batch-report {...}`
+    /// (for pipes such as Spark's RDD.pipe, where stdout is the only channel back).
+    #[arg(long)]
+    pub report_line: bool,
     /// Output selection.
     #[command(flatten)]
     pub out: OutputArgs,
@@ -171,6 +207,23 @@ pub enum MadeFormatArg {
     Csv,
     /// `puzzle solution` per line.
     Lines,
+}
+
+/// Options of `merge`.
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// Reports written by --report (or --report-line), in input order.
+    #[arg(required = true, value_name = "REPORT.json")]
+    pub reports: Vec<PathBuf>,
+    /// Write the merged report here (default: stdout).
+    #[arg(short, long, value_name = "OUT")]
+    pub output: Option<PathBuf>,
+    /// Write the merged latency distribution (.hgrm) here.
+    #[arg(long, value_name = "FILE.hgrm")]
+    pub histogram: Option<PathBuf>,
+    /// Print no summary on stderr.
+    #[arg(short, long)]
+    pub quiet: bool,
 }
 
 /// Options of `show`.

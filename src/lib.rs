@@ -10,7 +10,8 @@
 //! - pipeline: [`input`] (mapping files, formats, record finding), [`pipeline`] (chunks on
 //!   a rayon pool, ordered output), [`rows`] (row formats), [`output`] (atomic files);
 //!   [`batch`] runs jobs on in-memory puzzles for front ends without files;
-//! - exporters: [`report`] (JSON, `.hgrm`), [`plot`] (SVG charts);
+//! - exporters: [`report`] (JSON, `.hgrm`), [`plot`] (SVG charts), [`merge`] (reports of a
+//!   run's parts added up);
 //! - command cores: [`bench`](mod@bench), [`corpus`], [`generate`](mod@generate) (making
 //!   puzzles);
 //! - front end: [`cli`] and [`app`] (the command line).
@@ -45,6 +46,7 @@ pub mod grader;
 pub mod grid;
 pub mod input;
 pub mod jobs;
+pub mod merge;
 pub mod output;
 pub mod pipeline;
 pub mod plot;

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::io::{self, Write};
 
 use hdrhistogram::Histogram;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::grader::Level;
 
@@ -49,7 +49,7 @@ impl Status {
 }
 
 /// Records per status.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StatusCounts {
     /// `unique` records.
     pub unique: u64,
@@ -146,7 +146,7 @@ impl Breakdown {
 }
 
 /// Records per difficulty level, easiest first.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LevelCounts {
     /// `easy` records.
     pub easy: u64,
@@ -174,7 +174,7 @@ impl LevelCounts {
 }
 
 /// Latency percentiles in nanoseconds.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Latency {
     /// Median.
     pub p50: u64,
@@ -207,8 +207,8 @@ impl Latency {
     }
 }
 
-/// Summary of a `solve` or `classify` run, written as JSON by `--report`.
-#[derive(Clone, Debug, Serialize)]
+/// Summary of a run, written as JSON by `--report`; `merge` reads these back.
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct RunReport {
     /// `solve` or `classify`.
     pub command: String,
@@ -233,11 +233,39 @@ pub struct RunReport {
     /// Line numbers of the first records that were not `unique` (classify), at most 10.
     pub first_not_unique: Vec<u64>,
     /// Records per difficulty level (`grade`, `generate`).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub difficulty: Option<LevelCounts>,
     /// Records per number of givens (`generate`).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub givens: Option<BTreeMap<u8, u64>>,
+    /// The whole latency histogram (nanoseconds), HdrHistogram V2 with deflate, base64:
+    /// what `merge` adds up exactly.
+    #[serde(default)]
+    pub histogram: String,
+}
+
+/// A histogram as HdrHistogram's V2 deflate encoding, in base64.
+pub fn encode_histogram(h: &Histogram<u64>) -> String {
+    use base64::Engine as _;
+    use hdrhistogram::serialization::{Serializer, V2DeflateSerializer};
+    let mut bytes = Vec::new();
+    // Serialising to a Vec only fails for histograms too large to encode, which these
+    // bounded latency histograms are not; an empty string then says "not available".
+    match V2DeflateSerializer::new().serialize(h, &mut bytes) {
+        Ok(_) => base64::engine::general_purpose::STANDARD.encode(bytes),
+        Err(_) => String::new(),
+    }
+}
+
+/// The histogram of [`encode_histogram`].
+pub fn decode_histogram(text: &str) -> Result<Histogram<u64>, String> {
+    use base64::Engine as _;
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(text.trim())
+        .map_err(|e| format!("histogram is not base64: {e}"))?;
+    hdrhistogram::serialization::Deserializer::new()
+        .deserialize(&mut &bytes[..])
+        .map_err(|e| format!("histogram does not decode: {e:?}"))
 }
 
 impl RunReport {

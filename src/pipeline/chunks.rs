@@ -53,6 +53,58 @@ impl<'a> SliceChunks<'a> {
             in_quotes: false,
         }
     }
+
+    /// Chunks of the records of `data` that start in `start..end` (record boundaries,
+    /// from [`shard_bounds`]), numbered as lines of the whole of `data`.
+    pub fn within(data: &'a [u8], layout: &Layout, start: usize, end: usize) -> Self {
+        let base = layout.data_start.min(data.len());
+        let start = start.clamp(base, data.len());
+        SliceChunks {
+            data: &data[..end.clamp(start, data.len())],
+            pos: start,
+            line: layout.first_line + count_newlines(&data[base..start]),
+            format: layout.format,
+            in_quotes: false,
+        }
+    }
+}
+
+/// One of N parts of a file, numbered from 1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    /// Which part, 1..=count.
+    pub index: u32,
+    /// How many parts.
+    pub count: u32,
+}
+
+/// The byte range of a shard's records: those whose first byte falls in the shard's
+/// equal share of the data, cut at record boundaries (quoted CSV newlines and blocks
+/// included), so that every record is in exactly one shard.
+pub fn shard_bounds(data: &[u8], layout: &Layout, shard: Shard) -> (usize, usize) {
+    let base = layout.data_start.min(data.len());
+    let region = &data[base..];
+    let count = shard.count.max(1);
+    let cut = |k: u32| -> usize {
+        if k == 0 {
+            return base;
+        }
+        if k >= count {
+            return data.len();
+        }
+        let target = (region.len() as u128 * u128::from(k) / u128::from(count)) as usize;
+        let mut quoted = false;
+        let pos = match layout.format {
+            // The first block starting at or after the target.
+            Format::Blocks => chunk_end(region, target, Format::Blocks, &mut quoted),
+            _ if target == 0 => 0,
+            // Just past the first record end at or after target - 1: a record that
+            // starts exactly at the target belongs to this side of the cut.
+            format => chunk_end(region, target - 1, format, &mut quoted),
+        };
+        base + pos
+    };
+    (cut(shard.index.saturating_sub(1)), cut(shard.index))
 }
 
 impl<'a> Iterator for SliceChunks<'a> {
@@ -117,6 +169,11 @@ impl<R: Read> StreamChunks<R> {
             eof,
         };
         Ok(Ok((chunks, layout)))
+    }
+
+    /// Numbers lines from `offset + 1` more than detected (for a part of a larger input).
+    pub fn shift_lines(&mut self, offset: u64) {
+        self.line += offset;
     }
 
     /// The next chunk, or `None` at the end of the stream.

@@ -15,7 +15,7 @@ mod chunks;
 mod ordered;
 mod worker;
 
-pub use chunks::{Chunk, ChunkBytes, SliceChunks, Source, StreamChunks};
+pub use chunks::{shard_bounds, Chunk, ChunkBytes, Shard, SliceChunks, Source, StreamChunks};
 pub use worker::{process_chunk, Setup, Tally, Worker};
 
 use std::io::{self, Read};
@@ -30,7 +30,7 @@ use crate::engine::Engine;
 use crate::input::{detect_layout, ColumnChoice, Format, InputBytes, InputError, Layout};
 use crate::jobs::{Columns, Generate, GenerateError, Generated, Job};
 use crate::output::{Output, OutputError};
-use crate::report::{new_histogram, Latency, RunReport, Status};
+use crate::report::{encode_histogram, new_histogram, Latency, RunReport, Status};
 use crate::rows::{OutputFormat, Row, RowWriter};
 use crate::solver::Solver;
 use ordered::{Done, OrderedWriter};
@@ -48,6 +48,28 @@ pub struct RunOptions {
     pub output_format: OutputFormat,
     /// Show a progress bar (the caller decides whether stderr is a terminal).
     pub progress: bool,
+    /// Only this part of a file's records.
+    pub shard: Option<Shard>,
+    /// Write the header (CSV); off so that parts' outputs concatenate to the whole's.
+    pub header: bool,
+    /// Line number of the input's first line (for parts of a larger input).
+    pub first_line: u64,
+}
+
+impl RunOptions {
+    /// Defaults for `threads` workers: detect the format, CSV rows with a header.
+    pub fn new(threads: usize) -> RunOptions {
+        RunOptions {
+            threads,
+            format: None,
+            column: ColumnChoice::Auto,
+            output_format: OutputFormat::Csv,
+            progress: false,
+            shard: None,
+            header: true,
+            first_line: 1,
+        }
+    }
 }
 
 /// Errors that stop a run.
@@ -97,9 +119,18 @@ pub fn run_file<J: Job>(
     output: &mut Output,
 ) -> Result<(RunReport, Histogram<u64>), RunError> {
     let started = Instant::now();
-    let layout = detect_layout(input.bytes(), options.format, &options.column)?;
-    let total = input.bytes().len() as u64;
-    let mut source: Source<'_, io::Empty> = Source::Slice(SliceChunks::new(input.bytes(), &layout));
+    let mut layout = detect_layout(input.bytes(), options.format, &options.column)?;
+    layout.first_line += options.first_line.saturating_sub(1);
+    let data = input.bytes();
+    let chunks = match options.shard {
+        None => SliceChunks::new(data, &layout),
+        Some(shard) => {
+            let (start, end) = shard_bounds(data, &layout, shard);
+            SliceChunks::within(data, &layout, start, end)
+        }
+    };
+    let total = data.len() as u64;
+    let mut source: Source<'_, io::Empty> = Source::Slice(chunks);
     let report = run_source(
         job,
         &mut source,
@@ -121,13 +152,14 @@ pub fn run_stream<J: Job, R: Read>(
     output: &mut Output,
 ) -> Result<(RunReport, Histogram<u64>), RunError> {
     let started = Instant::now();
-    let (chunks, layout) =
-        StreamChunks::start(reader, options.format, &options.column).map_err(|source| {
-            InputError::Io {
-                path: "-".into(),
-                source,
-            }
-        })??;
+    let (mut chunks, mut layout) = StreamChunks::start(reader, options.format, &options.column)
+        .map_err(|source| InputError::Io {
+        path: "-".into(),
+        source,
+    })??;
+    let offset = options.first_line.saturating_sub(1);
+    layout.first_line += offset;
+    chunks.shift_lines(offset);
     let mut source = Source::Stream(chunks);
     run_source(job, &mut source, &layout, options, output, None, started)
 }
@@ -152,7 +184,9 @@ fn run_source<J: Job, R: Read>(
         rows: &rows,
     };
     let mut header = Vec::new();
-    rows.header::<J::Extra>(&mut header);
+    if options.header {
+        rows.header::<J::Extra>(&mut header);
+    }
     let progress = total_bytes
         .filter(|_| options.progress)
         .map(|total| (total, Unit::Bytes));
@@ -290,6 +324,7 @@ impl Driven {
             first_not_unique: self.tally.not_unique().to_vec(),
             difficulty: self.tally.breakdown.level_counts(),
             givens: self.tally.breakdown.givens_counts(),
+            histogram: encode_histogram(&histogram),
         };
         (report, histogram)
     }

@@ -1,0 +1,267 @@
+//! Parts of a run add up to the whole: shard outputs concatenate to the unsharded output
+//! byte for byte (every bundled layout, CRLF, comments, quoted CSV newlines, blocks), and
+//! merged reports equal the parts added up, histograms included.
+
+mod common;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use sudoku_batch::report::{decode_histogram, new_histogram, Latency, RunReport};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_sudoku-batch"))
+}
+
+fn run(args: &[&str]) -> Output {
+    let out = bin().args(args).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+/// Files with every layout the reader knows, the bundled ones and a few built here.
+fn inputs(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = [
+        "royle-17-clue.txt",
+        "magictour-top1465.txt",
+        "kaggle-1m-first10k.csv",
+        "kaggle-3m-curated5000.csv",
+        "sudoku-exchange-diabolical.txt",
+        "sudoku-exchange-hard-with-solutions.txt",
+        "norvig-easy50.txt",
+        "sudopedia-cases.tsv",
+        "sudopedia/valid/easy1.txt",
+    ]
+    .iter()
+    .map(|n| common::data(n))
+    .collect();
+    // CSV whose fields are quoted and hold newlines, CRLF line ends.
+    let quoted: String = common::load("norvig-top95.txt")
+        .iter()
+        .enumerate()
+        .map(|(i, r)| format!("{i},\"note\r\nline two\",\"{}\"\r\n", r.puzzle))
+        .collect();
+    let path = dir.join("quoted.csv");
+    std::fs::write(&path, format!("id,note,puzzle\r\n{quoted}")).unwrap();
+    files.push(path);
+    // Project Euler 96 blocks.
+    let blocks: String = common::load("norvig-easy50.txt")
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let p = r.puzzle.to_string().replace('.', "0");
+            let rows: Vec<&str> = (0..9).map(|k| &p[k * 9..k * 9 + 9]).collect();
+            format!("Grid {:02}\n{}\n", i + 1, rows.join("\n"))
+        })
+        .collect();
+    let path = dir.join("pe96.txt");
+    std::fs::write(&path, blocks).unwrap();
+    files.push(path);
+    files
+}
+
+#[test]
+fn shard_outputs_concatenate_to_the_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    for file in inputs(dir.path()) {
+        let f = file.to_str().unwrap();
+        let whole = run(&["classify", f, "-q", "--no-header"]).stdout;
+        let with_header = run(&["classify", f, "-q"]).stdout;
+        for n in 1..=7u32 {
+            let mut joined = Vec::new();
+            let mut headed = Vec::new();
+            for i in 1..=n {
+                let shard = format!("{i}/{n}");
+                let part = run(&["classify", f, "-q", "--no-header", "--shard", &shard]).stdout;
+                joined.extend_from_slice(&part);
+                if i == 1 {
+                    headed.extend(run(&["classify", f, "-q", "--shard", &shard]).stdout);
+                } else {
+                    headed.extend_from_slice(&part);
+                }
+            }
+            assert!(joined == whole, "{f}: {n} shards differ from the whole");
+            assert!(headed == with_header, "{f}: {n} shards with a header");
+        }
+    }
+}
+
+fn report(path: &Path) -> RunReport {
+    serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
+}
+
+#[test]
+fn merged_reports_add_up_exactly() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = common::data("sudopedia-cases.tsv");
+    let mixed = dir.path().join("mixed.txt");
+    // A file with every status, repeated so that shards have several of each.
+    let text = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(&mixed, text.repeat(40)).unwrap();
+    let f = mixed.to_str().unwrap();
+    let whole_path = dir.path().join("whole.json");
+    run(&[
+        "classify",
+        f,
+        "-q",
+        "-o",
+        "/dev/null",
+        "--report",
+        whole_path.to_str().unwrap(),
+    ]);
+    let whole = report(&whole_path);
+    let mut parts = Vec::new();
+    for i in 1..=5 {
+        let path = dir.path().join(format!("part{i}.json"));
+        let shard = format!("{i}/5");
+        run(&[
+            "classify",
+            f,
+            "-q",
+            "-o",
+            "/dev/null",
+            "--shard",
+            &shard,
+            "--report",
+            path.to_str().unwrap(),
+        ]);
+        parts.push(path);
+    }
+    let merged_path = dir.path().join("merged.json");
+    let mut args = vec!["merge", "-q", "-o", merged_path.to_str().unwrap()];
+    args.extend(parts.iter().map(|p| p.to_str().unwrap()));
+    run(&args);
+    let merged = report(&merged_path);
+    assert_eq!(merged.records, whole.records);
+    assert_eq!(merged.rows_written, whole.rows_written);
+    assert_eq!(merged.counts, whole.counts);
+    assert_eq!(merged.mismatches, whole.mismatches);
+    assert_eq!(merged.first_not_unique, whole.first_not_unique);
+    // The merged histogram is the parts' histograms added: same total, same percentiles.
+    let mut sum = new_histogram();
+    for p in &parts {
+        sum.add(decode_histogram(&report(p).histogram).unwrap())
+            .unwrap();
+    }
+    let merged_h = decode_histogram(&merged.histogram).unwrap();
+    // Every record here parses, so every one was timed (clashing ones too).
+    let timed = whole.records;
+    assert_eq!(merged_h.len(), timed);
+    assert_eq!(decode_histogram(&whole.histogram).unwrap().len(), timed);
+    assert_eq!(merged.latency_ns, Latency::from_histogram(&sum));
+}
+
+#[test]
+fn report_lines_travel_with_the_rows_and_merge() {
+    let file = common::data("magictour-top1465.txt");
+    let mut parts = Vec::new();
+    let dir = tempfile::tempdir().unwrap();
+    for i in 1..=3 {
+        let shard = format!("{i}/3");
+        let out = run(&[
+            "classify",
+            file.to_str().unwrap(),
+            "-q",
+            "--no-header",
+            "--shard",
+            &shard,
+            "--report-line",
+        ]);
+        let text = String::from_utf8(out.stdout).unwrap();
+        let last = text.lines().last().unwrap();
+        assert!(last.starts_with("#sudoku-batch-report {"), "{last}");
+        let path = dir.path().join(format!("rows{i}.csv"));
+        std::fs::write(&path, &text).unwrap();
+        parts.push(path);
+    }
+    let mut args = vec!["merge", "-q"];
+    args.extend(parts.iter().map(|p| p.to_str().unwrap()));
+    let merged: RunReport = serde_json::from_slice(&run(&args).stdout).unwrap();
+    assert_eq!(merged.records, 1465);
+    assert_eq!(merged.counts.unique, 1465);
+}
+
+#[test]
+fn stdin_parts_keep_their_line_numbers() {
+    let mut child = bin()
+        .args(["classify", "-", "-q", "--no-header", "--first-line", "1001"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let p = "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(format!("# note\n{p}\n{p}\n").as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().map(|l| l.split(',').next().unwrap()).collect();
+    assert_eq!(lines, ["1002", "1003"]);
+}
+
+#[test]
+fn bad_shards_are_errors() {
+    for shard in ["0/3", "4/3", "1/0", "x/3", "3"] {
+        let out = bin()
+            .args([
+                "classify",
+                common::data("norvig-top95.txt").to_str().unwrap(),
+            ])
+            .args(["--shard", shard])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{shard}");
+    }
+    let out = bin()
+        .args(["classify", "-", "--shard", "1/2"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--shard needs a file"));
+    let out = bin().args(["merge", "/nonexistent.json"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn slurm_array_script_runs_its_tasks_and_merges() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/slurm/classify-array.sh");
+    let input = common::data("kaggle-3m-curated5000.csv");
+    let out = dir.path().join("out");
+    let task = |env: &[(&str, &str)]| {
+        let status = Command::new("bash")
+            .arg(&script)
+            .arg(&input)
+            .arg(&out)
+            .arg(env!("CARGO_BIN_EXE_sudoku-batch"))
+            .envs(env.iter().copied())
+            .status()
+            .unwrap();
+        assert!(status.success(), "{env:?}");
+    };
+    for i in ["1", "2", "3", "4"] {
+        task(&[("SLURM_ARRAY_TASK_ID", i), ("SLURM_ARRAY_TASK_COUNT", "4")]);
+    }
+    task(&[("MERGE", "1")]);
+    let mut joined = Vec::new();
+    for i in 1..=4 {
+        joined.extend(std::fs::read(out.join(format!("rows-{i:05}.csv"))).unwrap());
+    }
+    let whole = run(&["classify", input.to_str().unwrap(), "-q"]).stdout;
+    assert!(
+        joined == whole,
+        "the parts' rows concatenate to a single run's"
+    );
+    let merged = report(&out.join("report.json"));
+    assert_eq!((merged.records, merged.counts.unique), (5000, 5000));
+    assert!(out.join("latency.hgrm").exists());
+}
