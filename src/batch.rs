@@ -105,6 +105,7 @@ pub fn write_rows<E, P>(
             &Row {
                 line: i as u64 + 1,
                 puzzle: parsed.as_ref().map_err(|_| text.as_ref().trim_ascii()),
+                puzzle_text: None,
                 status: result.status,
                 solution: result.solution.as_ref(),
                 reason: result.reason,

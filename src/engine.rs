@@ -8,6 +8,7 @@
 //! geometries) implement the same trait, and every job and `bench` take any of them.
 
 use crate::grid::Grid;
+use crate::marks::Marks;
 use crate::solver::{Classification, Count, Outcome, SearchStats, Solver};
 
 /// A reusable solver for one worker thread.
@@ -35,6 +36,16 @@ pub trait Engine: Send {
 
     /// Search effort of the last call.
     fn stats(&self) -> SearchStats;
+
+    /// The first solution of a pencil-mark puzzle, when the engine reads them.
+    fn solve_marks(&mut self, _marks: &Marks) -> Option<Outcome> {
+        None
+    }
+
+    /// Solutions of a pencil-mark puzzle counted up to two, when the engine reads them.
+    fn classify_marks(&mut self, _marks: &Marks) -> Option<Classification> {
+        None
+    }
 }
 
 impl Engine for Solver {
@@ -65,5 +76,13 @@ impl Engine for Solver {
     #[inline]
     fn stats(&self) -> SearchStats {
         Solver::stats(self)
+    }
+
+    fn solve_marks(&mut self, marks: &Marks) -> Option<Outcome> {
+        Some(Solver::solve_marks(self, marks))
+    }
+
+    fn classify_marks(&mut self, marks: &Marks) -> Option<Classification> {
+        Some(Solver::classify_marks(self, marks))
     }
 }

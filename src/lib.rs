@@ -2,8 +2,8 @@
 //!
 //! The library behind the `sudoku-batch` command, one pipeline with thin ends:
 //!
-//! - values: [`grid`] (the 81-cell value type), [`report`] (counts, percentiles,
-//!   exporters);
+//! - values: [`grid`] (the 81-cell value type), [`marks`] (pencil-mark puzzles),
+//!   [`report`] (counts, percentiles, exporters);
 //! - engines: [`engine`] (the interface), [`solver`] (the classic band-bitboard engine),
 //!   [`grader`] (human techniques, for ratings);
 //! - jobs: [`jobs`] (solve, classify, minimize: record in, answer out);
@@ -46,6 +46,7 @@ pub mod grader;
 pub mod grid;
 pub mod input;
 pub mod jobs;
+pub mod marks;
 pub mod merge;
 pub mod output;
 pub mod pipeline;

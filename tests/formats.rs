@@ -306,3 +306,90 @@ fn sudopedia_grid_files_read_as_one_record_each() {
     }
     assert_eq!(seen, 34);
 }
+
+/// Candidates left by the givens (each given alone in its cell, peers' digits removed).
+fn marks_after_givens(p: &sudoku_batch::Grid) -> sudoku_batch::marks::Marks {
+    let mut marks = sudoku_batch::marks::Marks::of_grid(p);
+    for cell in 0..81 {
+        if p.get(cell) != 0 {
+            continue;
+        }
+        for other in 0..81 {
+            let (r, c, r2, c2) = (cell / 9, cell % 9, other / 9, other % 9);
+            let peer = r == r2 || c == c2 || (r / 3 == r2 / 3 && c / 3 == c2 / 3);
+            if peer && p.get(other) != 0 {
+                marks.remove(cell, p.get(other));
+            }
+        }
+    }
+    marks
+}
+
+fn marks_line(m: &sudoku_batch::marks::Marks) -> String {
+    let mut text = [0u8; sudoku_batch::marks::MARKS_LEN];
+    m.write_line(&mut text);
+    String::from_utf8(text.to_vec()).unwrap()
+}
+
+#[test]
+fn pencil_mark_records_classify_as_their_originals() {
+    let originals = common::load("magictour-top1465.txt");
+    let mut lines = Vec::new();
+    let mut expect = Vec::new();
+    let mut solver = sudoku_batch::Solver::new();
+    for (i, rec) in originals.iter().take(300).enumerate() {
+        let solution = solver.count(&rec.puzzle, 2).first.unwrap();
+        let mut marks = marks_after_givens(&rec.puzzle);
+        // Thin out candidates that are not the solution's: still the same puzzle.
+        for cell in (i % 7..81).step_by(5) {
+            for d in 1..=9u8 {
+                if d != solution.get(cell) && (cell + d as usize + i) % 3 == 0 {
+                    marks.remove(cell, d);
+                }
+            }
+        }
+        lines.push(marks_line(&marks));
+        expect.push(("unique", solution.to_string()));
+        // Without the solution's digit in a cell that keeps other candidates, no
+        // solution is left.
+        let empty = (0..81)
+            .find(|&c| marks.candidates(c).count_ones() >= 2)
+            .unwrap();
+        marks.remove(empty, solution.get(empty));
+        lines.push(marks_line(&marks));
+        expect.push(("unsolvable", String::new()));
+    }
+    // A puzzle with several solutions keeps them as marks.
+    let several = sudoku_batch::Grid::parse(
+        b"...3165..8..5..1...1.89724.9.1.85.2....9.1....4.263..1.5.....1.1..4.9..2..61.8...",
+    )
+    .unwrap();
+    lines.push(marks_line(&marks_after_givens(&several)));
+    expect.push(("multiple", String::new()));
+    // A cell with no candidate is a malformed record.
+    lines.push(format!("{}{}", ".".repeat(9 * 4), "123456789".repeat(77)));
+    let text = lines.join("\n") + "\n";
+    let got = rows(&run(&["classify", "-"], Some(text.as_bytes())));
+    assert_eq!(got.len(), expect.len() + 1);
+    for (i, ((_, puzzle, solution, status, _), (want, want_solution))) in
+        got.iter().zip(&expect).enumerate()
+    {
+        assert_eq!(puzzle, &lines[i], "the marks are written back as read");
+        assert_eq!(status, want, "record {i}");
+        if *want == "unique" {
+            assert_eq!(solution, want_solution, "record {i}");
+        }
+    }
+    let last = got.last().unwrap();
+    assert_eq!(
+        (last.3.as_str(), last.4.as_str()),
+        ("invalid", "cell r1c1 has no candidates")
+    );
+    // The first-solution path agrees.
+    let solved = rows(&run(&["solve", "-"], Some(text.as_bytes())));
+    for (s, c) in solved.iter().zip(&got) {
+        if c.3 == "unique" {
+            assert_eq!((s.3.as_str(), &s.2), ("solved", &c.2));
+        }
+    }
+}

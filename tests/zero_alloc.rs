@@ -228,6 +228,7 @@ fn generating_allocates_nothing_per_puzzle() {
                 let row = Row {
                     line: index + 1,
                     puzzle: Ok(&puzzle.puzzle),
+                    puzzle_text: None,
                     status: Status::Unique,
                     solution: Some(&puzzle.solution),
                     reason: None,
@@ -241,4 +242,40 @@ fn generating_allocates_nothing_per_puzzle() {
         assert_eq!(made, 150);
         assert_eq!(n, 0, "{pattern:?} {target:?} {level:?}");
     }
+}
+
+/// Pencil-mark records (729 characters) take the same path without allocating.
+#[test]
+fn pencil_mark_records_allocate_nothing() {
+    use sudoku_batch::marks::{Marks, MARKS_LEN};
+    let mut text = Vec::new();
+    for p in puzzles().iter().take(300) {
+        let mut line = [0u8; MARKS_LEN];
+        Marks::of_grid(p).write_line(&mut line);
+        text.extend_from_slice(&line);
+        text.push(b'\n');
+    }
+    let layout = detect_layout(&text, None, &ColumnChoice::Auto).unwrap();
+    let rows = RowWriter::new(OutputFormat::Csv, Some(&layout));
+    let job = Classify::new();
+    let setup = Setup {
+        job: &job,
+        layout: &layout,
+        rows: &rows,
+    };
+    let mut worker = Worker::new(&job);
+    let mut out = Vec::new();
+    process_chunk(
+        setup,
+        &text,
+        1,
+        &mut worker,
+        &mut out,
+        &mut Tally::default(),
+    );
+    out.clear();
+    let mut tally = Tally::default();
+    let n = allocations(|| process_chunk(setup, &text, 1, &mut worker, &mut out, &mut tally));
+    assert_eq!(tally.counts.unique, 300);
+    assert_eq!(n, 0);
 }

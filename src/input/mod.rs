@@ -21,6 +21,7 @@ mod blocks;
 pub use blocks::BlockError;
 
 use crate::grid::{cell_value, Grid, ParseError, ParseErrorKind, CELLS};
+use crate::marks::{Marks, MarksError, MARKS_LEN};
 
 /// Target chunk size; chunks end at the first record boundary after this many bytes.
 pub const CHUNK_BYTES: usize = 128 * 1024;
@@ -446,6 +447,10 @@ pub enum RecordError {
     MissingField(usize),
     /// A block (block layouts) that is not nine rows of nine cells.
     Block(BlockError),
+    /// A 729-character pencil-mark record that is not well formed.
+    Marks(MarksError),
+    /// A pencil-mark record, given to a command that does not take them.
+    MarksNotSupported,
 }
 
 /// One record found in a chunk, borrowing its text from the chunk.
@@ -459,6 +464,9 @@ pub struct Record<'a> {
     pub raw: &'a [u8],
     /// The expected solution given in the input, if any (`Err` when it is malformed).
     pub expected: Option<Result<Grid, ()>>,
+    /// For a pencil-mark record (729 characters): its candidates. `puzzle` then holds
+    /// the cells that have a single candidate, as givens.
+    pub marks: Option<Marks>,
 }
 
 /// Scratch space reused across chunks by one worker (CSV parsing needs a record buffer).
@@ -585,6 +593,7 @@ fn csv_record<'a>(
         expected: solution
             .filter(|f| !f.is_empty())
             .map(|f| Grid::parse(f).map_err(|_| ())),
+        marks: None,
     }
 }
 
@@ -598,6 +607,7 @@ fn line_record(line: &[u8], line_no: u64) -> Record<'_> {
                 puzzle: Ok(grid),
                 raw: line,
                 expected: None,
+                marks: None,
             };
         }
     }
@@ -635,7 +645,19 @@ fn line_record(line: &[u8], line_no: u64) -> Record<'_> {
             puzzle: Grid::parse(token).map_err(RecordError::Parse),
             raw: token,
             expected,
+            marks: None,
         },
+        // 729 characters: the nine candidate positions of every cell.
+        (None, Some((_, token))) if token.len() == MARKS_LEN => {
+            let marks = Marks::parse(token);
+            Record {
+                line: line_no,
+                puzzle: marks.map(|m| m.singles()).map_err(RecordError::Marks),
+                raw: token,
+                expected: None,
+                marks: marks.ok(),
+            }
+        }
         (None, Some((start, token))) => {
             let err = match Grid::parse(token) {
                 Err(e) => e,
@@ -653,6 +675,7 @@ fn line_record(line: &[u8], line_no: u64) -> Record<'_> {
                 })),
                 raw: token,
                 expected: None,
+                marks: None,
             }
         }
         (None, None) => Record {
@@ -660,6 +683,7 @@ fn line_record(line: &[u8], line_no: u64) -> Record<'_> {
             puzzle: Err(RecordError::NoGrid),
             raw: text,
             expected: None,
+            marks: None,
         },
     }
 }

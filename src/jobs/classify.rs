@@ -5,6 +5,7 @@ use std::marker::PhantomData;
 use super::{Answer, Job};
 use crate::engine::Engine;
 use crate::grid::Grid;
+use crate::marks::Marks;
 use crate::report::Status;
 use crate::solver::{Classification, Solver};
 
@@ -59,5 +60,9 @@ impl<E: Engine> Job for Classify<E> {
     #[inline]
     fn run(&self, engine: &mut Box<E>, puzzle: &Grid) -> Answer<()> {
         answer(engine.classify(puzzle))
+    }
+
+    fn run_marks(&self, engine: &mut Box<E>, marks: &Marks) -> Option<Answer<()>> {
+        engine.classify_marks(marks).map(answer)
     }
 }

@@ -24,6 +24,7 @@ pub use minimize::{Minimal, Minimize};
 pub use solve::Solve;
 
 use crate::grid::{Clash, Grid};
+use crate::marks::Marks;
 use crate::report::{Breakdown, Status};
 
 /// One kind of work done for every record of a run.
@@ -45,6 +46,12 @@ pub trait Job: Sync {
 
     /// The answer for one well-formed puzzle.
     fn run(&self, worker: &mut Self::Worker, puzzle: &Grid) -> Answer<Self::Extra>;
+
+    /// The answer for a pencil-mark puzzle, for jobs (and engines) that take them;
+    /// `None` makes the record `invalid`, saying the command does not.
+    fn run_marks(&self, _worker: &mut Self::Worker, _marks: &Marks) -> Option<Answer<Self::Extra>> {
+        None
+    }
 }
 
 /// A job's answer for one record.

@@ -5,6 +5,7 @@ use std::marker::PhantomData;
 use super::{Answer, Job};
 use crate::engine::Engine;
 use crate::grid::Grid;
+use crate::marks::Marks;
 use crate::report::Status;
 use crate::solver::{Outcome, Solver};
 
@@ -40,18 +41,28 @@ impl<E: Engine> Job for Solve<E> {
         E::boxed()
     }
 
+    fn run_marks(&self, engine: &mut Box<E>, marks: &Marks) -> Option<Answer<()>> {
+        engine.solve_marks(marks).map(answer)
+    }
+
     #[inline]
     fn run(&self, engine: &mut Box<E>, puzzle: &Grid) -> Answer<()> {
-        let (status, solution, clash) = match engine.solve(puzzle) {
-            Outcome::Solved(s) => (Status::Solved, Some(s), None),
-            Outcome::Unsolvable => (Status::Unsolvable, None, None),
-            Outcome::Invalid(c) => (Status::Invalid, None, Some(c)),
-        };
-        Answer {
-            status,
-            solution,
-            clash,
-            extra: (),
-        }
+        answer(engine.solve(puzzle))
+    }
+}
+
+/// The row for a first-solution search.
+#[inline]
+fn answer(outcome: Outcome) -> Answer<()> {
+    let (status, solution, clash) = match outcome {
+        Outcome::Solved(s) => (Status::Solved, Some(s), None),
+        Outcome::Unsolvable => (Status::Unsolvable, None, None),
+        Outcome::Invalid(c) => (Status::Invalid, None, Some(c)),
+    };
+    Answer {
+        status,
+        solution,
+        clash,
+        extra: (),
     }
 }

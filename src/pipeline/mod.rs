@@ -274,6 +274,7 @@ pub fn run_generate(
                 let row = Row {
                     line: index + 1,
                     puzzle: Ok(&made.puzzle),
+                    puzzle_text: None,
                     status: Status::Unique,
                     solution: Some(&made.solution),
                     reason: None,

@@ -12,6 +12,7 @@ use crate::grid::Grid;
 use crate::input::{for_each_record, Layout, Record, RecordError, RecordScratch};
 use crate::jobs::Columns;
 use crate::jobs::{Answer, Job};
+use crate::marks::Marks;
 use crate::report::{new_histogram, Breakdown, Status, StatusCounts};
 use crate::rows::{Reason, Row, RowWriter};
 
@@ -48,7 +49,7 @@ impl<J: Job> Worker<J> {
         job: &J,
         puzzle: &Result<Grid, RecordError>,
     ) -> (Answer<J::Extra>, Option<Reason>) {
-        answer(job, &mut self.state, &mut self.histogram, puzzle)
+        answer(job, &mut self.state, &mut self.histogram, puzzle, None)
     }
 }
 
@@ -58,25 +59,32 @@ fn answer<J: Job>(
     state: &mut J::Worker,
     histogram: &mut Histogram<u64>,
     puzzle: &Result<Grid, RecordError>,
+    marks: Option<&Marks>,
 ) -> (Answer<J::Extra>, Option<Reason>) {
-    match puzzle {
-        Err(e) => (
-            Answer {
-                status: Status::Invalid,
-                solution: None,
-                clash: None,
-                extra: Default::default(),
-            },
-            Some(Reason::Record(*e)),
-        ),
-        Ok(grid) => {
-            let start = Instant::now();
-            let answer = job.run(state, grid);
-            let ns = start.elapsed().as_nanos() as u64;
-            histogram.saturating_record(ns.max(1));
-            (answer, answer.clash.map(Reason::Clash))
-        }
-    }
+    let invalid = |e: RecordError| {
+        let answer = Answer {
+            status: Status::Invalid,
+            solution: None,
+            clash: None,
+            extra: Default::default(),
+        };
+        (answer, Some(Reason::Record(e)))
+    };
+    let grid = match puzzle {
+        Err(e) => return invalid(*e),
+        Ok(grid) => grid,
+    };
+    let start = Instant::now();
+    let answer = match marks {
+        None => job.run(state, grid),
+        Some(marks) => match job.run_marks(state, marks) {
+            Some(answer) => answer,
+            None => return invalid(RecordError::MarksNotSupported),
+        },
+    };
+    let ns = start.elapsed().as_nanos() as u64;
+    histogram.saturating_record(ns.max(1));
+    (answer, answer.clash.map(Reason::Clash))
 }
 
 /// Counts produced by processing one chunk.
@@ -168,7 +176,7 @@ pub fn process_chunk<J: Job>(
         scratch,
     } = worker;
     for_each_record(bytes, first_line, layout, scratch, |record| {
-        let (answer, reason) = answer(job, state, histogram, &record.puzzle);
+        let (answer, reason) = answer(job, state, histogram, &record.puzzle, record.marks.as_ref());
         let mismatch = mismatch(&record, answer.solution.as_ref());
         tally.add(record.line, answer.status, mismatch, uniqueness);
         answer.extra.count(&mut tally.breakdown);
@@ -176,6 +184,7 @@ pub fn process_chunk<J: Job>(
             &Row {
                 line: record.line,
                 puzzle: record.puzzle.as_ref().map_err(|_| record.raw),
+                puzzle_text: record.marks.as_ref().map(|_| record.raw),
                 status: answer.status,
                 solution: answer.solution.as_ref(),
                 reason,

@@ -24,9 +24,10 @@ pub(super) fn header(extra: &[&str], out: &mut Vec<u8>) {
 pub(super) fn row<E: Columns>(row: &Row<'_, E>, csv_column: Option<&str>, out: &mut Vec<u8>) {
     write_u64(out, row.line);
     out.push(b',');
-    match row.puzzle {
-        Ok(grid) => write_grid(out, grid),
-        Err(raw) => write_raw_puzzle(out, raw),
+    match (row.puzzle_text, row.puzzle) {
+        (Some(text), _) => out.extend_from_slice(text),
+        (None, Ok(grid)) => write_grid(out, grid),
+        (None, Err(raw)) => write_raw_puzzle(out, raw),
     }
     out.push(b',');
     if let Some(s) = row.solution {

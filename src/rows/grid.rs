@@ -49,6 +49,10 @@ pub(super) fn row<E: Columns>(
             write_value(value, out);
         }
     }
+    if row.puzzle_text.is_some() {
+        // Pencil marks: the cells with a single candidate are drawn as givens.
+        out.extend_from_slice(b" (pencil marks; cells with one candidate shown)");
+    }
     out.push(b'\n');
     match row.puzzle {
         Ok(puzzle) => {

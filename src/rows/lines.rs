@@ -29,6 +29,10 @@ pub(super) fn line<E: Columns>(row: &Row<'_, E>, out: &mut Vec<u8>) {
 /// The puzzle, or a malformed record's text with anything but printable non-space
 /// ASCII shown as `?` so that the line keeps its fields.
 fn write_puzzle<E>(row: &Row<'_, E>, out: &mut Vec<u8>) {
+    if let Some(text) = row.puzzle_text {
+        out.extend_from_slice(text);
+        return;
+    }
     match row.puzzle {
         Ok(grid) => write_grid(out, grid),
         Err([]) => out.push(b'-'),

@@ -71,6 +71,10 @@ impl fmt::Display for Described<'_> {
             (Reason::Record(RecordError::Parse(e)), None) => write!(f, "{e}"),
             (Reason::Record(RecordError::NoGrid), _) => f.write_str("no puzzle on the line"),
             (Reason::Record(RecordError::Block(e)), _) => write!(f, "{e}"),
+            (Reason::Record(RecordError::Marks(e)), _) => write!(f, "{e}"),
+            (Reason::Record(RecordError::MarksNotSupported), _) => {
+                f.write_str("pencil-mark records are read by solve and classify only")
+            }
             (Reason::Record(RecordError::MissingField(n)), column) => write!(
                 f,
                 "row has {n} fields, no {} column",
@@ -93,6 +97,8 @@ pub struct Row<'a, E> {
     pub line: u64,
     /// The puzzle as parsed, or the record's raw text when it is malformed.
     pub puzzle: Result<&'a Grid, &'a [u8]>,
+    /// Text written in place of `puzzle` in full (a pencil-mark record's 729 marks).
+    pub puzzle_text: Option<&'a [u8]>,
     /// The status.
     pub status: Status,
     /// A solution, when there is one.

@@ -16,9 +16,10 @@ pub(super) fn row<E: Columns>(
     out.extend_from_slice(b"{\"line\":");
     write_u64(out, row.line);
     key(out, COLUMNS[1]);
-    match row.puzzle {
-        Ok(grid) => grid_string(out, grid),
-        Err(raw) => string(out, &raw[..raw.len().min(100)]),
+    match (row.puzzle_text, row.puzzle) {
+        (Some(text), _) => string(out, text),
+        (None, Ok(grid)) => grid_string(out, grid),
+        (None, Err(raw)) => string(out, &raw[..raw.len().min(100)]),
     }
     key(out, COLUMNS[2]);
     match row.solution {

@@ -25,7 +25,15 @@
 pub mod tables;
 
 use crate::grid::{Clash, Grid, CELLS};
+use crate::marks::Marks;
 use tables::{BAND_ALL, BOX_CELLS, CLAIMED_COLUMNS, COLUMN, PEERS_IN_BAND, SHRINK, TRIAD_KEEP};
+
+/// Where a search starts: givens, or pencil marks.
+#[derive(Clone, Copy)]
+enum Start<'a> {
+    Grid(&'a Grid),
+    Marks(&'a Marks),
+}
 
 /// Maximum depth of the guess stack: each level solves at least one more cell.
 const MAX_DEPTH: usize = CELLS + 1;
@@ -191,18 +199,59 @@ impl Solver {
         limit: u64,
         exclude: Option<(usize, u8)>,
     ) -> Result<Count, Clash> {
+        self.search_from(Start::Grid(puzzle), limit, exclude)
+    }
+
+    /// Counts the solutions of a pencil-mark puzzle up to two and names the class (a
+    /// pencil-mark puzzle has no givens to clash: contradictory marks are `Unsolvable`).
+    pub fn classify_marks(&mut self, marks: &Marks) -> Classification {
+        let count = self
+            .search_from(Start::Marks(marks), 2, None)
+            .unwrap_or(Count {
+                solutions: 0,
+                first: None,
+            });
+        match (count.solutions, count.first) {
+            (1, Some(s)) => Classification::Unique(s),
+            (_, Some(s)) => Classification::Multiple(s),
+            _ => Classification::Unsolvable,
+        }
+    }
+
+    /// The first solution of a pencil-mark puzzle.
+    pub fn solve_marks(&mut self, marks: &Marks) -> Outcome {
+        match self.search_from(Start::Marks(marks), 1, None) {
+            Ok(Count {
+                first: Some(solution),
+                ..
+            }) => Outcome::Solved(solution),
+            _ => Outcome::Unsolvable,
+        }
+    }
+
+    fn search_from(
+        &mut self,
+        start: Start<'_>,
+        limit: u64,
+        exclude: Option<(usize, u8)>,
+    ) -> Result<Count, Clash> {
         self.stats = SearchStats::default();
         self.depth = 0;
         let mut count = Count {
             solutions: 0,
             first: None,
         };
-        if !self.load(puzzle) {
-            // Placing givens only fails when a peer already holds the same digit.
-            if let Some(clash) = puzzle.find_clash() {
-                return Err(clash);
+        match start {
+            Start::Grid(puzzle) => {
+                if !self.load(puzzle) {
+                    // Placing givens only fails when a peer already holds the same digit.
+                    if let Some(clash) = puzzle.find_clash() {
+                        return Err(clash);
+                    }
+                    return Ok(count);
+                }
             }
-            return Ok(count);
+            Start::Marks(marks) => self.load_marks(marks),
         }
         if let Some((cell, digit)) = exclude {
             if (1..=9).contains(&digit) && cell < CELLS {
@@ -241,6 +290,24 @@ impl Solver {
             );
             alive = self.propagate();
         }
+    }
+
+    /// Resets the board to pencil marks: every cell unsolved with exactly its marked
+    /// candidates; propagation then places the cells that have one.
+    fn load_marks(&mut self, marks: &Marks) {
+        for digit in 0..9 {
+            for band in 0..3 {
+                let mut mask = 0u32;
+                for bit in 0..27 {
+                    if marks.candidates(band * 27 + bit) >> digit & 1 == 1 {
+                        mask |= 1 << bit;
+                    }
+                }
+                self.board.candidates[digit * 3 + band] = mask;
+            }
+        }
+        self.board.unsolved = [BAND_ALL; 3];
+        self.seen = [u32::MAX; 27];
     }
 
     /// Resets the board to the givens with all their eliminations, in one batch per
