@@ -12,7 +12,7 @@ use serde::Serialize;
 
 use crate::engine::Engine;
 use crate::grid::Grid;
-use crate::input::{for_each_record, Layout, RecordScratch};
+use crate::input::{for_each_record_of, Layout};
 use crate::report::{new_histogram, Latency};
 use crate::solver::Outcome;
 
@@ -45,17 +45,10 @@ pub struct Loaded {
 pub fn load(data: &[u8], layout: &Layout) -> Loaded {
     let start = Instant::now();
     let mut loaded = Loaded::default();
-    let mut scratch = RecordScratch::default();
-    for_each_record(
-        &data[layout.data_start.min(data.len())..],
-        layout.first_line,
-        layout,
-        &mut scratch,
-        |record| match record.puzzle {
-            Ok(grid) if grid.find_clash().is_none() => loaded.puzzles.push(grid),
-            _ => loaded.invalid += 1,
-        },
-    );
+    for_each_record_of(data, layout, |record| match record.puzzle {
+        Ok(grid) if grid.find_clash().is_none() => loaded.puzzles.push(grid),
+        _ => loaded.invalid += 1,
+    });
     loaded.parse_seconds = start.elapsed().as_secs_f64();
     loaded
 }

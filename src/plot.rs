@@ -2,6 +2,7 @@
 //! bench's thread scaling and latency per thread count. Plain data in, SVG text out.
 
 use hdrhistogram::Histogram;
+use plotters::coord::CoordTranslate;
 use plotters::prelude::*;
 
 /// A chart could not be drawn.
@@ -132,14 +133,20 @@ fn draw_latency<DB: DrawingBackend>(
             chart.draw_series([marker]).map_err(err)?;
         }
     }
+    legend(&mut chart)
+}
+
+/// The series' legend, top left.
+fn legend<'a, DB: DrawingBackend + 'a, CT: CoordTranslate>(
+    chart: &mut ChartContext<'a, DB, CT>,
+) -> Result<(), PlotError> {
     chart
         .configure_series_labels()
         .border_style(BLACK)
         .background_style(WHITE.mix(0.8))
         .position(SeriesLabelPosition::UpperLeft)
         .draw()
-        .map_err(err)?;
-    Ok(())
+        .map_err(err)
 }
 
 /// A bench's results for one thread count.
@@ -209,13 +216,7 @@ pub fn bench_svg(title: &str, points: &[ThreadPoint<'_>]) -> Result<String, Plot
         chart
             .draw_series(measured.iter().map(|&p| Circle::new(p, 4, BLUE.filled())))
             .map_err(err)?;
-        chart
-            .configure_series_labels()
-            .border_style(BLACK)
-            .background_style(WHITE.mix(0.8))
-            .position(SeriesLabelPosition::UpperLeft)
-            .draw()
-            .map_err(err)?;
+        legend(&mut chart)?;
         let series: Vec<(String, &Histogram<u64>)> = points
             .iter()
             .map(|p| (format!("{} threads", p.threads), p.histogram))

@@ -6,7 +6,7 @@
 use std::fmt::Write as _;
 
 use crate::grid::Grid;
-use crate::input::{for_each_record, Layout, RecordScratch};
+use crate::input::{for_each_record_of, Layout};
 use crate::jobs::Grade;
 use crate::pipeline::Worker;
 use crate::rows::{Reason, BAND_LINE};
@@ -65,29 +65,22 @@ pub fn show(
 ) -> Result<String, ShowError> {
     let mut picked: Vec<Picked> = Vec::new();
     let (mut first, mut last) = (None, None);
-    let mut scratch = RecordScratch::default();
-    for_each_record(
-        &data[layout.data_start.min(data.len())..],
-        layout.first_line,
-        layout,
-        &mut scratch,
-        |r| {
-            first.get_or_insert(r.line);
-            last = Some(r.line);
-            let wanted = if lines.is_empty() {
-                picked.is_empty()
-            } else {
-                lines.contains(&r.line)
-            };
-            if wanted {
-                picked.push(Picked {
-                    line: r.line,
-                    puzzle: r.puzzle,
-                    raw: String::from_utf8_lossy(&r.raw[..r.raw.len().min(100)]).into_owned(),
-                });
-            }
-        },
-    );
+    for_each_record_of(data, layout, |r| {
+        first.get_or_insert(r.line);
+        last = Some(r.line);
+        let wanted = if lines.is_empty() {
+            picked.is_empty()
+        } else {
+            lines.contains(&r.line)
+        };
+        if wanted {
+            picked.push(Picked {
+                line: r.line,
+                puzzle: r.puzzle,
+                raw: String::from_utf8_lossy(&r.raw[..r.raw.len().min(100)]).into_owned(),
+            });
+        }
+    });
     let range = first.zip(last);
     if lines.is_empty() && picked.is_empty() {
         return Err(ShowError::NoRecord { line: 1, range });

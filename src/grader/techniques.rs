@@ -108,6 +108,11 @@ impl Technique {
         Technique::Guess,
     ];
 
+    /// True for the contradiction chains (not the pattern techniques, not guessing).
+    pub fn is_chain(self) -> bool {
+        (Technique::XChain..=Technique::NestedChain).contains(&self)
+    }
+
     /// Short name used in the `techniques` column.
     pub fn name(self) -> &'static str {
         NAMES[self as usize]

@@ -475,6 +475,19 @@ pub struct RecordScratch {
     record: csv::ByteRecord,
 }
 
+/// Calls `each` for every record of a whole input `data` read with `layout`.
+pub fn for_each_record_of<F: FnMut(Record<'_>)>(data: &[u8], layout: &Layout, each: F) {
+    let mut scratch = RecordScratch::default();
+    let start = layout.data_start.min(data.len());
+    for_each_record(
+        &data[start..],
+        layout.first_line,
+        layout,
+        &mut scratch,
+        each,
+    );
+}
+
 /// Calls `each` for every record in `chunk`, in order.
 ///
 /// `first_line` is the 1-based line number of the chunk's first byte. No allocation
