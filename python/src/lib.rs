@@ -1,0 +1,211 @@
+//! The Python binding: converts Python and NumPy inputs at the edge, releases the GIL
+//! around the work, and runs the library's jobs (`batch::run_puzzles`, the file
+//! pipeline). No solving logic lives here.
+
+// PyO3 0.22's #[pyfunction] expansion converts the returned error into PyErr, which
+// clippy reports on the generated code as a conversion to the same type.
+#![allow(clippy::useless_conversion)]
+
+use std::path::Path;
+
+use numpy::{PyReadonlyArray2, PyUntypedArrayMethods};
+use pyo3::exceptions::{PyKeyboardInterrupt, PyOSError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyList};
+use sudoku_batch::batch::{run_puzzles, RecordResult};
+use sudoku_batch::input::{open_file, ColumnChoice};
+use sudoku_batch::jobs::{Classify, Job, Solve};
+use sudoku_batch::output::Output;
+use sudoku_batch::pipeline::{run_file, RunOptions};
+use sudoku_batch::report::Status;
+
+/// Records run between two checks for Ctrl-C.
+const SLICE: usize = 1 << 16;
+
+/// A rayon pool of `threads` workers (all cores by default).
+fn pool(threads: Option<usize>) -> PyResult<rayon::ThreadPool> {
+    let threads =
+        threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    if threads == 0 {
+        return Err(PyValueError::new_err("threads must be at least 1"));
+    }
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| PyOSError::new_err(format!("cannot start {threads} threads: {e}")))
+}
+
+/// What the native functions return: a status code per puzzle (an index into
+/// `STATUS_WORDS`), the solutions as 81 bytes each (all `.` when there is none), and the
+/// reasons of the invalid ones as (index, text) pairs. Flat buffers, so that NumPy
+/// wraps them without a Python object per puzzle.
+type Results = (Py<PyBytes>, Py<PyBytes>, Vec<(usize, String)>);
+
+/// Status words by code, as the Python side maps them.
+const STATUS_WORDS: [&str; 5] = ["unique", "multiple", "solved", "unsolvable", "invalid"];
+
+fn status_code(status: Status) -> u8 {
+    STATUS_WORDS
+        .iter()
+        .position(|w| *w == status.word())
+        .unwrap_or(4) as u8
+}
+
+/// Runs `job` on `puzzles` slice by slice, the GIL released during each slice and
+/// signals checked between them.
+fn run<J: Job, P: AsRef<[u8]> + Sync>(
+    py: Python<'_>,
+    job: &J,
+    puzzles: &[P],
+    threads: Option<usize>,
+) -> PyResult<Results> {
+    let pool = pool(threads)?;
+    let mut statuses = Vec::with_capacity(puzzles.len());
+    let mut solutions = vec![b'.'; puzzles.len() * 81];
+    let mut reasons = Vec::new();
+    for (k, slice) in puzzles.chunks(SLICE).enumerate() {
+        let results: Vec<RecordResult<J::Extra>> =
+            py.allow_threads(|| pool.install(|| run_puzzles(job, slice)));
+        for (j, r) in results.iter().enumerate() {
+            let i = k * SLICE + j;
+            statuses.push(status_code(r.status));
+            if let Some(s) = r.solution {
+                let mut line = [0u8; 81];
+                s.write_line(&mut line);
+                solutions[i * 81..i * 81 + 81].copy_from_slice(&line);
+            }
+            if let Some(reason) = r.reason {
+                reasons.push((i, reason.to_string()));
+            }
+        }
+        if py.check_signals().is_err() {
+            return Err(PyKeyboardInterrupt::new_err("interrupted"));
+        }
+    }
+    Ok((
+        PyBytes::new_bound(py, &statuses).unbind(),
+        PyBytes::new_bound(py, &solutions).unbind(),
+        reasons,
+    ))
+}
+
+fn by_name<P: AsRef<[u8]> + Sync>(
+    py: Python<'_>,
+    job: &str,
+    puzzles: &[P],
+    threads: Option<usize>,
+) -> PyResult<Results> {
+    match job {
+        "solve" => run(py, &Solve::new(), puzzles, threads),
+        "classify" => run(py, &Classify::new(), puzzles, threads),
+        other => Err(PyValueError::new_err(format!("unknown job {other:?}"))),
+    }
+}
+
+/// Puzzle texts (str or bytes) through `job` ("solve" or "classify").
+#[pyfunction]
+#[pyo3(signature = (job, puzzles, threads=None))]
+fn run_texts(
+    py: Python<'_>,
+    job: &str,
+    puzzles: &Bound<'_, PyList>,
+    threads: Option<usize>,
+) -> PyResult<Results> {
+    let mut texts: Vec<Vec<u8>> = Vec::with_capacity(puzzles.len());
+    for (i, item) in puzzles.iter().enumerate() {
+        if let Ok(s) = item.extract::<String>() {
+            texts.push(s.into_bytes());
+        } else if let Ok(b) = item.extract::<Vec<u8>>() {
+            texts.push(b);
+        } else {
+            let kind = item.get_type().name()?.to_string();
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+                "puzzle {i} is a {kind}, not str or bytes"
+            )));
+        }
+    }
+    by_name(py, job, &texts, threads)
+}
+
+/// An (n, 81) uint8 array through `job`: ASCII characters when `ascii` (a NumPy `S81`
+/// array viewed as bytes, read in place), else cell values 0..=9 (0 empty).
+#[pyfunction]
+#[pyo3(signature = (job, cells, ascii, threads=None))]
+fn run_cells(
+    py: Python<'_>,
+    job: &str,
+    cells: PyReadonlyArray2<'_, u8>,
+    ascii: bool,
+    threads: Option<usize>,
+) -> PyResult<Results> {
+    let shape = cells.shape();
+    if shape[1] != 81 {
+        return Err(PyValueError::new_err(format!(
+            "expected 81 cells per puzzle, got shape ({}, {})",
+            shape[0], shape[1]
+        )));
+    }
+    let owned;
+    let bytes: &[u8] = match cells.as_slice() {
+        Ok(slice) => slice,
+        Err(_) => {
+            owned = cells.as_array().iter().copied().collect::<Vec<u8>>();
+            &owned
+        }
+    };
+    if ascii {
+        let rows: Vec<&[u8]> = bytes.chunks_exact(81).collect();
+        return by_name(py, job, &rows, threads);
+    }
+    if let Some(bad) = bytes.iter().position(|&v| v > 9) {
+        return Err(PyValueError::new_err(format!(
+            "cell values must be 0..=9; puzzle {} cell {} is {}",
+            bad / 81,
+            bad % 81,
+            bytes[bad]
+        )));
+    }
+    let text: Vec<u8> = bytes
+        .iter()
+        .map(|&v| if v == 0 { b'.' } else { b'0' + v })
+        .collect();
+    let rows: Vec<&[u8]> = text.chunks_exact(81).collect();
+    by_name(py, job, &rows, threads)
+}
+
+/// Classifies a file through the mapped pipeline; returns the JSON report text.
+#[pyfunction]
+#[pyo3(signature = (path, threads=None, output=None))]
+fn classify_file(
+    py: Python<'_>,
+    path: &str,
+    threads: Option<usize>,
+    output: Option<&str>,
+) -> PyResult<String> {
+    let threads =
+        threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let path = Path::new(path).to_path_buf();
+    let output = output.unwrap_or("/dev/null").to_string();
+    py.allow_threads(move || {
+        let input = open_file(&path, false).map_err(|e| PyOSError::new_err(e.to_string()))?;
+        let mut out = Output::open(Some(Path::new(&output)))
+            .map_err(|e| PyOSError::new_err(e.to_string()))?;
+        let mut options = RunOptions::new(threads.max(1));
+        options.column = ColumnChoice::Auto;
+        let (mut report, _) = run_file(&Classify::new(), &path, &input, &options, &mut out)
+            .map_err(|e| PyOSError::new_err(e.to_string()))?;
+        out.finish()
+            .map_err(|e| PyOSError::new_err(e.to_string()))?;
+        report.input = path.display().to_string();
+        serde_json::to_string(&report).map_err(|e| PyValueError::new_err(e.to_string()))
+    })
+}
+
+/// The native part of the `sudoku_batch` package.
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(run_texts, m)?)?;
+    m.add_function(wrap_pyfunction!(run_cells, m)?)?;
+    m.add_function(wrap_pyfunction!(classify_file, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,95 @@
+"""Solve and classify Sudoku puzzles at native speed.
+
+    >>> import sudoku_batch
+    >>> r = sudoku_batch.classify(["4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........"])
+    >>> r["status"][0]
+    'unique'
+
+`puzzles` may be a list of str (or bytes), a NumPy array of 81-byte strings (dtype S81,
+read in place) or an (n, 81) uint8 array of cell values (0 = empty), a pandas Series of
+str, or a pyarrow string array. Results are a dict of NumPy arrays keyed `status`
+(str), `solution` (81-byte ASCII strings, dtype S81, empty when there is none; use
+`.astype(str)` for text) and `reason` (str, empty unless invalid), one entry per puzzle
+in input order (or a pyarrow Table with
+`as_arrow=True`). The GIL is released while solving; Ctrl-C stops between slices of
+65,536 puzzles. Malformed puzzles are `invalid` with a reason, as in the command line.
+"""
+import json
+
+import numpy as np
+
+from . import _native
+
+__all__ = ["solve", "classify", "classify_file"]
+
+
+_STATUS_WORDS = np.array(["unique", "multiple", "solved", "unsolvable", "invalid"],
+                         dtype="U10")
+
+
+def status_has_no_solution(status):
+    return (status == "unsolvable") | (status == "invalid")
+
+
+def _run(job, puzzles, threads, as_arrow):
+    if threads is not None and (not isinstance(threads, int) or threads < 1):
+        raise ValueError(f"threads must be a positive int, not {threads!r}")
+    if isinstance(puzzles, np.ndarray):
+        if puzzles.dtype == np.uint8 and puzzles.ndim == 2:
+            out = _native.run_cells(job, np.ascontiguousarray(puzzles), False, threads)
+        elif puzzles.dtype.kind == "S" and puzzles.dtype.itemsize == 81 and puzzles.ndim == 1:
+            cells = np.ascontiguousarray(puzzles).view(np.uint8).reshape(len(puzzles), 81)
+            out = _native.run_cells(job, cells, True, threads)
+        elif puzzles.dtype.kind in "USO" and puzzles.ndim == 1:
+            out = _native.run_texts(job, [str(p) if not isinstance(p, bytes) else p
+                                          for p in puzzles.tolist()], threads)
+        else:
+            raise TypeError(f"unsupported array: dtype {puzzles.dtype}, shape {puzzles.shape}; "
+                            "use 81-byte strings (S81) or an (n, 81) uint8 array")
+    elif type(puzzles).__module__.startswith("pandas"):
+        out = _native.run_texts(job, [str(p) for p in puzzles.tolist()], threads)
+    elif type(puzzles).__module__.startswith("pyarrow"):
+        out = _native.run_texts(job, [p if p is not None else "" for p in puzzles.to_pylist()],
+                                threads)
+    elif isinstance(puzzles, (list, tuple)):
+        out = _native.run_texts(job, list(puzzles), threads)
+    elif isinstance(puzzles, (str, bytes)):
+        raise TypeError("puzzles must be a collection of puzzles, not a single str; "
+                        "wrap it in a list")
+    else:
+        raise TypeError(f"unsupported puzzles type {type(puzzles).__name__}")
+    codes, solutions, reasons = out
+    n = len(codes)
+    status = _STATUS_WORDS[np.frombuffer(codes, dtype=np.uint8)]
+    # ASCII bytes, taken as they come from the native buffer (a str array would cost
+    # more than the solving): `.astype(str)` when text is wanted.
+    solution = np.frombuffer(solutions, dtype="S81").copy()
+    solution[status_has_no_solution(status)] = b""
+    reason = np.full(n, "", dtype=object)
+    for i, text in reasons:
+        reason[i] = text
+    result = {"status": status, "solution": solution, "reason": reason}
+    if as_arrow:
+        import pyarrow as pa
+        return pa.table({
+            "status": pa.array(result["status"].tolist()),
+            "solution": pa.array(result["solution"].astype(str).tolist()),
+            "reason": pa.array(result["reason"].tolist()),
+        })
+    return result
+
+
+def solve(puzzles, threads=None, as_arrow=False):
+    """First solution of every puzzle: status `solved`, `unsolvable` or `invalid`."""
+    return _run("solve", puzzles, threads, as_arrow)
+
+
+def classify(puzzles, threads=None, as_arrow=False):
+    """Solutions counted up to two: `unique`, `multiple`, `unsolvable` or `invalid`."""
+    return _run("classify", puzzles, threads, as_arrow)
+
+
+def classify_file(path, threads=None, output=None):
+    """Classifies a file through the mapped pipeline (any format the CLI reads), writing
+    rows to `output` (default: discarded); returns the run's report as a dict."""
+    return json.loads(_native.classify_file(str(path), threads, output))

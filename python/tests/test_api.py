@@ -1,0 +1,87 @@
+"""sudoku_batch from Python on the bundled datasets: the same statuses and solutions as
+the command line, whatever the input type, and clear errors for wrong arguments."""
+import csv
+import io
+import pathlib
+import subprocess
+
+import numpy as np
+import pytest
+
+import sudoku_batch
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+BINARY = ROOT / "target" / "release" / "sudoku-batch"
+
+
+def cli_rows(name):
+    out = subprocess.run([str(BINARY), "classify", str(ROOT / "data" / name), "--quiet"],
+                         check=True, capture_output=True).stdout.decode()
+    return list(csv.DictReader(io.StringIO(out)))
+
+
+@pytest.mark.parametrize("name", ["magictour-top1465.txt", "kaggle-3m-curated5000.csv",
+                                  "sudopedia-cases.tsv", "royle-17-clue.txt"])
+def test_list_of_str_matches_the_cli(name):
+    rows = cli_rows(name)
+    puzzles = [r["puzzle"] for r in rows]
+    got = sudoku_batch.classify(puzzles)
+    assert list(got["status"]) == [r["status"] for r in rows]
+    assert list(got["solution"].astype(str)) == [r["solution"] for r in rows]
+    solved = sudoku_batch.solve(puzzles, threads=1)
+    for status, want in zip(solved["status"], rows):
+        assert status == ("solved" if want["status"] in ("unique", "multiple") else want["status"])
+
+
+def test_every_input_type_gives_the_same_answers():
+    rows = cli_rows("kaggle-3m-curated5000.csv")
+    puzzles = [r["puzzle"] for r in rows]
+    want = sudoku_batch.classify(puzzles)
+    as_bytes = np.array([p.encode() for p in puzzles], dtype="S81")
+    cells = np.array([[0 if ch == "." else int(ch) for ch in p] for p in puzzles], dtype=np.uint8)
+    import pandas as pd
+    import pyarrow as pa
+    for kind, value in [("S81", as_bytes), ("uint8", cells), ("pandas", pd.Series(puzzles)),
+                        ("pyarrow", pa.array(puzzles)), ("tuple", tuple(puzzles)),
+                        ("bytes", [p.encode() for p in puzzles])]:
+        got = sudoku_batch.classify(value, threads=2)
+        for key in ("status", "solution"):
+            assert (got[key] == want[key]).all(), kind
+    table = sudoku_batch.classify(puzzles[:10], as_arrow=True)
+    assert table.column_names == ["status", "solution", "reason"]
+    assert table.num_rows == 10
+
+
+def test_malformed_puzzles_are_invalid_with_a_reason():
+    got = sudoku_batch.classify(["", "12x", "." * 80, "11" + "." * 79])
+    assert got["solution"].dtype == np.dtype("S81") and got["solution"][0] == b""
+    assert list(got["status"]) == ["invalid"] * 4
+    assert got["reason"][1] == "bad byte 'x' at column 3"
+    assert got["reason"][3] == "digit 1 given twice in row 1"
+
+
+def test_wrong_arguments_raise():
+    with pytest.raises(TypeError):
+        sudoku_batch.classify(42)
+    with pytest.raises(TypeError):
+        sudoku_batch.classify("." * 81)
+    with pytest.raises(TypeError):
+        sudoku_batch.classify([1, 2])
+    with pytest.raises(ValueError):
+        sudoku_batch.classify(np.zeros((3, 80), dtype=np.uint8))
+    with pytest.raises(ValueError):
+        sudoku_batch.classify(np.full((1, 81), 10, dtype=np.uint8))
+    with pytest.raises(ValueError):
+        sudoku_batch.classify(["." * 81], threads=0)
+    with pytest.raises(OSError):
+        sudoku_batch.classify_file("/nonexistent/file.txt")
+
+
+def test_classify_file_reports_like_the_cli(tmp_path):
+    report = sudoku_batch.classify_file(ROOT / "data" / "sudopedia-cases.tsv", threads=2,
+                                        output=str(tmp_path / "rows.csv"))
+    assert report["records"] == 34
+    assert report["counts"] == {"unique": 21, "multiple": 6, "solved": 0, "unsolvable": 4,
+                                "invalid": 3}
+    rows = (tmp_path / "rows.csv").read_text().splitlines()
+    assert len(rows) == 35
