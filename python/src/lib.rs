@@ -12,12 +12,19 @@ use numpy::{PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyKeyboardInterrupt, PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList};
+use rayon::prelude::*;
 use sudoku_batch::batch::{run_puzzles, RecordResult};
+use sudoku_batch::engine::Engine;
+use sudoku_batch::generate::{Pattern, Spec, Target, MIN_GIVENS};
+use sudoku_batch::grader::Level;
 use sudoku_batch::input::{open_file, ColumnChoice};
-use sudoku_batch::jobs::{Classify, Job, Solve};
+use sudoku_batch::jobs::{Classify, Generate, Grade, Job, Solve};
 use sudoku_batch::output::Output;
 use sudoku_batch::pipeline::{run_file, RunOptions};
 use sudoku_batch::report::Status;
+use sudoku_batch::rows::Reason;
+use sudoku_batch::solver::Solver;
+use sudoku_batch::Grid;
 
 /// Records run between two checks for Ctrl-C.
 const SLICE: usize = 1 << 16;
@@ -60,26 +67,34 @@ fn run<J: Job, P: AsRef<[u8]> + Sync>(
     threads: Option<usize>,
 ) -> PyResult<Results> {
     let pool = pool(threads)?;
-    let mut statuses = Vec::with_capacity(puzzles.len());
-    let mut solutions = vec![b'.'; puzzles.len() * 81];
-    let mut reasons = Vec::new();
-    for (k, slice) in puzzles.chunks(SLICE).enumerate() {
-        let results: Vec<RecordResult<J::Extra>> =
-            py.allow_threads(|| pool.install(|| run_puzzles(job, slice)));
-        for (j, r) in results.iter().enumerate() {
-            let i = k * SLICE + j;
-            statuses.push(status_code(r.status));
-            if let Some(s) = r.solution {
-                let mut line = [0u8; 81];
-                s.write_line(&mut line);
-                solutions[i * 81..i * 81 + 81].copy_from_slice(&line);
-            }
-            if let Some(reason) = r.reason {
-                reasons.push((i, reason.to_string()));
-            }
-        }
+    let mut all: Vec<RecordResult<J::Extra>> = Vec::with_capacity(puzzles.len());
+    for slice in puzzles.chunks(SLICE) {
+        all.extend(py.allow_threads(|| pool.install(|| run_puzzles(job, slice))));
         if py.check_signals().is_err() {
             return Err(PyKeyboardInterrupt::new_err("interrupted"));
+        }
+    }
+    collect(py, all.iter().map(|r| (r.status, r.solution, r.reason)))
+}
+
+/// Flat buffers of statuses and solutions, and the reasons of invalid records.
+fn collect(
+    py: Python<'_>,
+    results: impl ExactSizeIterator<Item = (Status, Option<Grid>, Option<Reason>)>,
+) -> PyResult<Results> {
+    let n = results.len();
+    let mut statuses = Vec::with_capacity(n);
+    let mut solutions = vec![b'.'; n * 81];
+    let mut reasons = Vec::new();
+    for (i, (status, solution, reason)) in results.enumerate() {
+        statuses.push(status_code(status));
+        if let Some(s) = solution {
+            let mut line = [0u8; 81];
+            s.write_line(&mut line);
+            solutions[i * 81..i * 81 + 81].copy_from_slice(&line);
+        }
+        if let Some(reason) = reason {
+            reasons.push((i, reason.to_string()));
         }
     }
     Ok((
@@ -111,6 +126,12 @@ fn run_texts(
     puzzles: &Bound<'_, PyList>,
     threads: Option<usize>,
 ) -> PyResult<Results> {
+    let texts = texts_of(puzzles)?;
+    by_name(py, job, &texts, threads)
+}
+
+/// The items of a list of str or bytes, as bytes.
+fn texts_of(puzzles: &Bound<'_, PyList>) -> PyResult<Vec<Vec<u8>>> {
     let mut texts: Vec<Vec<u8>> = Vec::with_capacity(puzzles.len());
     for (i, item) in puzzles.iter().enumerate() {
         if let Ok(s) = item.extract::<String>() {
@@ -124,7 +145,7 @@ fn run_texts(
             )));
         }
     }
-    by_name(py, job, &texts, threads)
+    Ok(texts)
 }
 
 /// An (n, 81) uint8 array through `job`: ASCII characters when `ascii` (a NumPy `S81`
@@ -173,6 +194,104 @@ fn run_cells(
     by_name(py, job, &rows, threads)
 }
 
+/// Grades puzzle texts: the classify results plus, per puzzle, a level code (index
+/// into the grader's levels, 255 when not graded) and the rating in tenths.
+#[pyfunction]
+#[pyo3(signature = (puzzles, threads=None))]
+fn grade_texts(
+    py: Python<'_>,
+    puzzles: &Bound<'_, PyList>,
+    threads: Option<usize>,
+) -> PyResult<(Results, Py<PyBytes>, Vec<u16>)> {
+    let puzzles = texts_of(puzzles)?;
+    let pool = pool(threads)?;
+    let job = Grade::new();
+    let results = py.allow_threads(|| pool.install(|| run_puzzles(&job, &puzzles)));
+    let mut levels = Vec::with_capacity(results.len());
+    let mut ratings = Vec::with_capacity(results.len());
+    for r in &results {
+        levels.push(r.extra.grade.map_or(255, |g| g.level as u8));
+        ratings.push(r.extra.grade.map_or(0, |g| g.rating));
+    }
+    let base = collect(py, results.iter().map(|r| (r.status, r.solution, r.reason)))?;
+    Ok((base, PyBytes::new_bound(py, &levels).unbind(), ratings))
+}
+
+/// Makes `count` puzzles (record i from the seed and i only, as the CLI's `generate`);
+/// gives puzzles and solutions (81 bytes each), givens, level codes and ratings.
+#[pyfunction]
+#[pyo3(signature = (count, seed=1, givens=None, symmetry="none", difficulty=None, threads=None))]
+#[allow(clippy::type_complexity)]
+fn generate(
+    py: Python<'_>,
+    count: u64,
+    seed: u64,
+    givens: Option<u8>,
+    symmetry: &str,
+    difficulty: Option<&str>,
+    threads: Option<usize>,
+) -> PyResult<(Py<PyBytes>, Py<PyBytes>, Vec<u8>, Py<PyBytes>, Vec<u16>)> {
+    let pattern = match symmetry {
+        "none" => Pattern::None,
+        "rot180" => Pattern::Rot180,
+        "rot90" => Pattern::Rot90,
+        "mirror" => Pattern::Mirror,
+        "diagonal" => Pattern::Diagonal,
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "symmetry {other:?}: use none, rot180, rot90, mirror or diagonal"
+            )))
+        }
+    };
+    let target = match givens {
+        None => Target::Minimal,
+        Some(k) if (MIN_GIVENS..=81).contains(&k) => Target::Givens(k),
+        Some(k) => {
+            return Err(PyValueError::new_err(format!(
+                "givens {k}: use {MIN_GIVENS} to 81 (fewer is practically out of reach)"
+            )))
+        }
+    };
+    let level = match difficulty {
+        None => None,
+        Some(name) => Some(Level::parse(name).ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "difficulty {name:?}: use easy, medium, hard, expert or extreme"
+            ))
+        })?),
+    };
+    let maker = Generate::new(Spec { pattern, target }, seed, level, true);
+    let pool = pool(threads)?;
+    let made = py.allow_threads(|| {
+        pool.install(|| {
+            (0..count)
+                .into_par_iter()
+                .map_init(Solver::boxed, |solver, i| maker.record(&mut **solver, i))
+                .collect::<Result<Vec<_>, _>>()
+        })
+    });
+    let made = made.map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let (mut puzzles, mut solutions) = (Vec::new(), Vec::new());
+    let (mut given_counts, mut levels, mut ratings) = (Vec::new(), Vec::new(), Vec::new());
+    for (m, extra) in &made {
+        let mut line = [0u8; 81];
+        m.puzzle.write_line(&mut line);
+        puzzles.extend_from_slice(&line);
+        m.solution.write_line(&mut line);
+        solutions.extend_from_slice(&line);
+        given_counts.push(extra.givens);
+        levels.push(extra.grade.map_or(255, |g| g.level as u8));
+        ratings.push(extra.grade.map_or(0, |g| g.rating));
+    }
+    Ok((
+        PyBytes::new_bound(py, &puzzles).unbind(),
+        PyBytes::new_bound(py, &solutions).unbind(),
+        given_counts,
+        PyBytes::new_bound(py, &levels).unbind(),
+        ratings,
+    ))
+}
+
 /// Classifies a file through the mapped pipeline; returns the JSON report text.
 #[pyfunction]
 #[pyo3(signature = (path, threads=None, output=None))]
@@ -207,5 +326,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run_texts, m)?)?;
     m.add_function(wrap_pyfunction!(run_cells, m)?)?;
     m.add_function(wrap_pyfunction!(classify_file, m)?)?;
+    m.add_function(wrap_pyfunction!(grade_texts, m)?)?;
+    m.add_function(wrap_pyfunction!(generate, m)?)?;
     Ok(())
 }

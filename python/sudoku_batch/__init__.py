@@ -20,7 +20,7 @@ import numpy as np
 
 from . import _native
 
-__all__ = ["solve", "classify", "classify_file"]
+__all__ = ["solve", "classify", "grade", "generate", "classify_file"]
 
 
 _STATUS_WORDS = np.array(["unique", "multiple", "solved", "unsolvable", "invalid"],
@@ -58,17 +58,7 @@ def _run(job, puzzles, threads, as_arrow):
                         "wrap it in a list")
     else:
         raise TypeError(f"unsupported puzzles type {type(puzzles).__name__}")
-    codes, solutions, reasons = out
-    n = len(codes)
-    status = _STATUS_WORDS[np.frombuffer(codes, dtype=np.uint8)]
-    # ASCII bytes, taken as they come from the native buffer (a str array would cost
-    # more than the solving): `.astype(str)` when text is wanted.
-    solution = np.frombuffer(solutions, dtype="S81").copy()
-    solution[status_has_no_solution(status)] = b""
-    reason = np.full(n, "", dtype=object)
-    for i, text in reasons:
-        reason[i] = text
-    result = {"status": status, "solution": solution, "reason": reason}
+    result = _result(*out)
     if as_arrow:
         import pyarrow as pa
         return pa.table({
@@ -79,6 +69,34 @@ def _run(job, puzzles, threads, as_arrow):
     return result
 
 
+def _texts(puzzles):
+    """Any accepted collection as a list of str/bytes (for the paths without arrays)."""
+    if isinstance(puzzles, np.ndarray) and puzzles.ndim == 1:
+        return [p if isinstance(p, bytes) else str(p) for p in puzzles.tolist()]
+    if type(puzzles).__module__.startswith(("pandas", "pyarrow")):
+        return [p if p is not None else "" for p in puzzles.tolist()]
+    if isinstance(puzzles, (list, tuple)):
+        return [p if isinstance(p, (str, bytes)) else _bad(p) for p in puzzles]
+    raise TypeError(f"unsupported puzzles type {type(puzzles).__name__}")
+
+
+def _bad(p):
+    raise TypeError(f"a puzzle is a {type(p).__name__}, not str or bytes")
+
+
+def _result(codes, solutions, reasons):
+    n = len(codes)
+    status = _STATUS_WORDS[np.frombuffer(codes, dtype=np.uint8)]
+    # ASCII bytes, taken as they come from the native buffer (a str array would cost
+    # more than the solving): `.astype(str)` when text is wanted.
+    solution = np.frombuffer(solutions, dtype="S81").copy()
+    solution[status_has_no_solution(status)] = b""
+    reason = np.full(n, "", dtype=object)
+    for i, text in reasons:
+        reason[i] = text
+    return {"status": status, "solution": solution, "reason": reason}
+
+
 def solve(puzzles, threads=None, as_arrow=False):
     """First solution of every puzzle: status `solved`, `unsolvable` or `invalid`."""
     return _run("solve", puzzles, threads, as_arrow)
@@ -87,6 +105,44 @@ def solve(puzzles, threads=None, as_arrow=False):
 def classify(puzzles, threads=None, as_arrow=False):
     """Solutions counted up to two: `unique`, `multiple`, `unsolvable` or `invalid`."""
     return _run("classify", puzzles, threads, as_arrow)
+
+
+_LEVELS = np.array(["easy", "medium", "hard", "expert", "extreme", ""], dtype="U7")
+
+
+def _levels(codes):
+    codes = np.frombuffer(codes, dtype=np.uint8).copy()
+    codes[codes == 255] = 5
+    return _LEVELS[codes]
+
+
+def grade(puzzles, threads=None):
+    """Classifies and grades (unique puzzles only): the keys of `classify` plus
+    `difficulty` (easy ... extreme, empty when not graded) and `rating` (float, Sukaku
+    Explainer's scale, 0 when not graded)."""
+    texts = _texts(puzzles)
+    (codes, solutions, reasons), levels, ratings = _native.grade_texts(texts, threads)
+    result = _result(codes, solutions, reasons)
+    result["difficulty"] = _levels(levels)
+    result["rating"] = np.array(ratings, dtype=np.float64) / 10.0
+    return result
+
+
+def generate(count, seed=1, givens=None, symmetry="none", difficulty=None, threads=None):
+    """Makes `count` unique puzzles exactly as `sudoku-batch generate` does (same seed,
+    same puzzles, whatever the threads): keys `puzzle`, `solution` (S81), `givens`,
+    `difficulty`, `rating`."""
+    if not isinstance(count, int) or count < 1:
+        raise ValueError(f"count must be a positive int, not {count!r}")
+    puzzles, solutions, given, levels, ratings = _native.generate(
+        count, seed, givens, symmetry, difficulty, threads)
+    return {
+        "puzzle": np.frombuffer(puzzles, dtype="S81").copy(),
+        "solution": np.frombuffer(solutions, dtype="S81").copy(),
+        "givens": np.array(given, dtype=np.uint8),
+        "difficulty": _levels(levels),
+        "rating": np.array(ratings, dtype=np.float64) / 10.0,
+    }
 
 
 def classify_file(path, threads=None, output=None):

@@ -85,3 +85,32 @@ def test_classify_file_reports_like_the_cli(tmp_path):
                                 "invalid": 3}
     rows = (tmp_path / "rows.csv").read_text().splitlines()
     assert len(rows) == 35
+
+
+def test_grade_matches_the_cli():
+    out = subprocess.run([str(BINARY), "grade", str(ROOT / "data" / "sudopedia-cases.tsv"),
+                          "--quiet"], check=True, capture_output=True).stdout.decode()
+    rows = list(csv.DictReader(io.StringIO(out)))
+    got = sudoku_batch.grade([r["puzzle"] for r in rows])
+    assert list(got["status"]) == [r["status"] for r in rows]
+    assert list(got["difficulty"]) == [r["difficulty"] for r in rows]
+    assert [f"{x:.1f}" if d else "" for x, d in zip(got["rating"], got["difficulty"])] == \
+        [r["rating"] for r in rows]
+
+
+def test_generate_matches_the_cli():
+    out = subprocess.run([str(BINARY), "generate", "--count", "40", "--seed", "3",
+                          "--symmetry", "rot180", "--quiet"],
+                         check=True, capture_output=True).stdout.decode()
+    rows = list(csv.DictReader(io.StringIO(out)))
+    got = sudoku_batch.generate(40, seed=3, symmetry="rot180", threads=2)
+    assert list(got["puzzle"].astype(str)) == [r["puzzle"] for r in rows]
+    assert list(got["solution"].astype(str)) == [r["solution"] for r in rows]
+    assert list(got["givens"]) == [int(r["givens"]) for r in rows]
+    assert list(got["difficulty"]) == [r["difficulty"] for r in rows]
+    with pytest.raises(ValueError):
+        sudoku_batch.generate(5, givens=12)
+    with pytest.raises(ValueError):
+        sudoku_batch.generate(5, symmetry="spiral")
+    with pytest.raises(ValueError):
+        sudoku_batch.generate(0)
