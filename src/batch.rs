@@ -17,6 +17,8 @@
 //! assert_eq!(results[1].reason.unwrap().to_string(), "bad byte 'n' at column 1");
 //! ```
 
+use std::sync::Mutex;
+
 use rayon::prelude::*;
 
 use crate::grid::Grid;
@@ -66,24 +68,28 @@ where
         extra: Default::default(),
     };
     let mut results = vec![unset; puzzles.len()];
+    // One worker per pool thread (a worker holds an engine and a latency histogram of
+    // a few hundred KiB: made per batch, they would cost more than small batches' work).
+    let workers: Vec<Mutex<Worker<J>>> = (0..rayon::current_num_threads())
+        .map(|_| Mutex::new(Worker::new(job)))
+        .collect();
     // Each batch writes its own slice of `results`: no allocation per record or batch.
     results
         .par_chunks_mut(BATCH)
         .zip(puzzles.par_chunks(BATCH))
-        .for_each_init(
-            || Worker::new(job),
-            |worker, (results, batch)| {
-                for (result, text) in results.iter_mut().zip(batch) {
-                    let (answer, reason) = worker.answer(job, &parse_record(text.as_ref()));
-                    *result = RecordResult {
-                        status: answer.status,
-                        solution: answer.solution,
-                        reason,
-                        extra: answer.extra,
-                    };
-                }
-            },
-        );
+        .for_each(|(results, batch)| {
+            let slot = rayon::current_thread_index().unwrap_or(0) % workers.len();
+            let mut worker = crate::pipeline::lock(&workers[slot]);
+            for (result, text) in results.iter_mut().zip(batch) {
+                let (answer, reason) = worker.answer(job, &parse_record(text.as_ref()));
+                *result = RecordResult {
+                    status: answer.status,
+                    solution: answer.solution,
+                    reason,
+                    extra: answer.extra,
+                };
+            }
+        });
     results
 }
 

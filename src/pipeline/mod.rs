@@ -342,7 +342,7 @@ pub(crate) enum Unit {
 
 /// A poisoned lock still holds usable per-thread state (a panicking worker aborts the
 /// run anyway), so take it.
-pub(crate) fn lock<S>(m: &Mutex<S>) -> std::sync::MutexGuard<'_, S> {
+pub fn lock<S>(m: &Mutex<S>) -> std::sync::MutexGuard<'_, S> {
     m.lock().unwrap_or_else(|p| p.into_inner())
 }
 
