@@ -59,16 +59,7 @@ pub(super) fn row<E: Columns>(row: &Row<'_, E>, csv_column: Option<&str>, out: &
             }
             Value::Tenths(t) => super::write_tenths(out, t),
             Value::Uses(counts, names) => {
-                let mut first = true;
-                for (&n, name) in counts.iter().zip(names).filter(|(&n, _)| n > 0) {
-                    if !first {
-                        out.push(b' ');
-                    }
-                    first = false;
-                    out.extend_from_slice(name.as_bytes());
-                    out.push(b'=');
-                    write_u64(out, u64::from(n));
-                }
+                super::write_uses(out, counts, names, b' ');
             }
         }
     }

@@ -62,17 +62,7 @@ pub(super) fn write_value(value: Value<'_>, out: &mut Vec<u8>) {
         Value::Text(t) => out.extend(t.bytes().map(|b| if b == b' ' { b'_' } else { b })),
         Value::Tenths(t) => super::write_tenths(out, t),
         Value::Uses(counts, names) => {
-            let mut first = true;
-            for (&n, name) in counts.iter().zip(names).filter(|(&n, _)| n > 0) {
-                if !first {
-                    out.push(b',');
-                }
-                first = false;
-                out.extend_from_slice(name.as_bytes());
-                out.push(b'=');
-                write_u64(out, u64::from(n));
-            }
-            if first {
+            if !super::write_uses(out, counts, names, b',') {
                 out.push(b'-');
             }
         }

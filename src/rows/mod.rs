@@ -168,6 +168,22 @@ impl RowWriter {
     }
 }
 
+/// Appends `name=count` for the nonzero counts, separated by `separator`; false when
+/// there were none.
+pub(crate) fn write_uses(out: &mut Vec<u8>, counts: &[u16], names: &[&str], separator: u8) -> bool {
+    let mut any = false;
+    for (&n, name) in counts.iter().zip(names).filter(|(&n, _)| n > 0) {
+        if any {
+            out.push(separator);
+        }
+        any = true;
+        out.extend_from_slice(name.as_bytes());
+        out.push(b'=');
+        write_u64(out, u64::from(n));
+    }
+    any
+}
+
 /// Appends a number given in tenths with one decimal (`62` as `6.2`).
 pub(crate) fn write_tenths(out: &mut Vec<u8>, tenths: u16) {
     write_u64(out, u64::from(tenths / 10));
