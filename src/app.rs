@@ -7,10 +7,11 @@ use std::process::ExitCode;
 
 use crate::bench::{self, BenchReport, ThreadResult};
 use crate::cli::{
-    self, Cli, Command, FormatArg, GenerateArgs, InputArgs, LevelArg, MadeFormatArg, OutputArgs,
-    OutputFormatArg, RunArgs, SymmetryArg,
+    self, Cli, Command, EngineArg, FormatArg, GenerateArgs, InputArgs, LevelArg, MadeFormatArg,
+    OutputArgs, OutputFormatArg, RunArgs, SymmetryArg,
 };
 use crate::corpus;
+use crate::dlx::Dlx;
 use crate::generate::{Pattern, Spec, Target};
 use crate::grader::Level;
 use crate::input::{self, ColumnChoice, Format, InputError};
@@ -86,10 +87,22 @@ pub fn run(cli: Cli) -> ExitCode {
         std::process::exit(130);
     });
     let result = match cli.command {
-        Command::Solve(args) => run_job(&Solve::new(), &args, false),
-        Command::Classify(args) => run_job(&Classify::new(), &args.run, args.require_unique),
-        Command::Minimize(args) => run_job(&Minimize::new(), &args, false),
-        Command::Grade(args) => run_job(&Grade::new(), &args, false),
+        Command::Solve(args) => match args.engine {
+            EngineArg::Fast => run_job(&Solve::new(), &args, false),
+            EngineArg::Dlx => run_job(&Solve::<Dlx>::default(), &args, false),
+        },
+        Command::Classify(args) => match args.run.engine {
+            EngineArg::Fast => run_job(&Classify::new(), &args.run, args.require_unique),
+            EngineArg::Dlx => run_job(&Classify::<Dlx>::default(), &args.run, args.require_unique),
+        },
+        Command::Minimize(args) => match args.engine {
+            EngineArg::Fast => run_job(&Minimize::new(), &args, false),
+            EngineArg::Dlx => run_job(&Minimize::<Dlx>::default(), &args, false),
+        },
+        Command::Grade(args) => match args.engine {
+            EngineArg::Fast => run_job(&Grade::new(), &args, false),
+            EngineArg::Dlx => run_job(&Grade::<Dlx>::default(), &args, false),
+        },
         Command::Generate(args) => run_generate(&args),
         Command::Show(args) => run_show(&args),
         Command::Merge(args) => run_merge(&args),
@@ -387,13 +400,23 @@ fn run_bench(args: &cli::BenchArgs) -> Result<ExitCode, AppError> {
             loaded.invalid
         )));
     }
-    let effort = bench::effort::<Solver>(&loaded.puzzles, mode);
+    let effort = match args.engine {
+        EngineArg::Fast => bench::effort::<Solver>(&loaded.puzzles, mode),
+        EngineArg::Dlx => bench::effort::<Dlx>(&loaded.puzzles, mode),
+    };
     let mut results: Vec<ThreadResult> = Vec::new();
     let mut histograms: Vec<Histogram<u64>> = Vec::new();
     for &t in &threads {
+        let measured = match args.engine {
+            EngineArg::Fast => {
+                bench::measure::<Solver>(&loaded.puzzles, mode, t, args.warmup, args.rounds)
+            }
+            EngineArg::Dlx => {
+                bench::measure::<Dlx>(&loaded.puzzles, mode, t, args.warmup, args.rounds)
+            }
+        };
         let (rates, histogram) =
-            bench::measure::<Solver>(&loaded.puzzles, mode, t, args.warmup, args.rounds)
-                .map_err(|e| AppError::Other(format!("cannot start {t} threads: {e}")))?;
+            measured.map_err(|e| AppError::Other(format!("cannot start {t} threads: {e}")))?;
         let rate = bench::summarise(&rates);
         let base = results
             .first()

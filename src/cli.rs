@@ -141,12 +141,24 @@ fn parse_shard(text: &str) -> Result<(u32, u32), String> {
     Ok((i, n))
 }
 
+/// Solving engines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum EngineArg {
+    /// The band-bitboard solver (the default).
+    Fast,
+    /// Dancing links (Knuth's Algorithm X): independent of the fast engine, slower.
+    Dlx,
+}
+
 /// Options of `solve` (and, flattened, `classify`, `grade`, `minimize`).
 #[derive(Debug, Args)]
 pub struct RunArgs {
     /// Input selection.
     #[command(flatten)]
     pub input: InputArgs,
+    /// Engine that solves (solve, classify, grade, minimize).
+    #[arg(long, value_enum, default_value_t = EngineArg::Fast)]
+    pub engine: EngineArg,
     /// Row format.
     #[arg(long, value_enum, default_value_t = OutputFormatArg::Csv)]
     pub output_format: OutputFormatArg,
@@ -305,6 +317,9 @@ pub struct BenchArgs {
     /// What to time.
     #[arg(long, value_enum, default_value_t = BenchMode::Count)]
     pub mode: BenchMode,
+    /// Engine to time.
+    #[arg(long, value_enum, default_value_t = EngineArg::Fast)]
+    pub engine: EngineArg,
     /// Untimed passes before timing.
     #[arg(long, default_value_t = 1, value_name = "N")]
     pub warmup: u32,

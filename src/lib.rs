@@ -5,6 +5,7 @@
 //! - values: [`grid`] (the 81-cell value type), [`marks`] (pencil-mark puzzles),
 //!   [`report`] (counts, percentiles, exporters);
 //! - engines: [`engine`] (the interface), [`solver`] (the classic band-bitboard engine),
+//!   [`dlx`] (dancing links, an independent second engine),
 //!   [`grader`] (human techniques, for ratings);
 //! - jobs: [`jobs`] (solve, classify, minimize: record in, answer out);
 //! - pipeline: [`input`] (mapping files, formats, record finding), [`pipeline`] (chunks on
@@ -40,6 +41,7 @@ pub mod batch;
 pub mod bench;
 pub mod cli;
 pub mod corpus;
+pub mod dlx;
 pub mod engine;
 pub mod generate;
 pub mod grader;

@@ -127,6 +127,13 @@ fn pipeline_chunk_path_allocates_nothing_per_record() {
         let unique = chunk_costs(&Classify::new(), bytes, |t| t.counts.unique);
         let minimal = chunk_costs(&Minimize::new(), bytes, |t| t.counts.unique);
         let graded = chunk_costs(&Grade::new(), bytes, |t| t.counts.unique);
+        let dlx = chunk_costs(&Classify::<sudoku_batch::dlx::Dlx>::default(), bytes, |t| {
+            t.counts.unique
+        });
+        assert!(
+            dlx.iter().all(|c| c <= per_chunk_max),
+            "{name} dlx: {dlx:?}"
+        );
         for format in [
             OutputFormat::Lines,
             OutputFormat::Grid,
