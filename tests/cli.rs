@@ -79,17 +79,7 @@ fn check_dataset(name: &str, command: &str, status: &str) {
 
 #[test]
 fn classify_every_bundled_dataset() {
-    for name in [
-        "royle-17-clue.txt",
-        "magictour-top1465.txt",
-        "kaggle-1m-first10k.csv",
-        "kaggle-3m-curated5000.csv",
-        "sudoku-exchange-diabolical.txt",
-        "sudoku-exchange-easy-with-solutions.txt",
-        "sudoku-exchange-hard-with-solutions.txt",
-        "norvig-easy50.txt",
-        "norvig-top95.txt",
-    ] {
+    for name in common::UNIQUE_DATASETS {
         check_dataset(name, "classify", "unique");
     }
 }

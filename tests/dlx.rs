@@ -4,22 +4,12 @@
 
 mod common;
 
-use std::process::Command;
-
 use sudoku_batch::dlx::Dlx;
 use sudoku_batch::{Engine, Grid, Solver};
 
 fn classify(file: &str, engine: &str) -> Vec<csv::StringRecord> {
-    let out = Command::new(env!("CARGO_BIN_EXE_sudoku-batch"))
-        .args(["classify", file, "--quiet", "--engine", engine])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    csv::Reader::from_reader(&out.stdout[..])
+    let out = common::stdout_of(&["classify", file, "--quiet", "--engine", engine]);
+    csv::Reader::from_reader(&out[..])
         .records()
         .map(Result::unwrap)
         .collect()
@@ -27,18 +17,10 @@ fn classify(file: &str, engine: &str) -> Vec<csv::StringRecord> {
 
 #[test]
 fn dlx_agrees_with_the_band_solver_on_every_bundled_file() {
-    for name in [
-        "royle-17-clue.txt",
-        "magictour-top1465.txt",
-        "kaggle-1m-first10k.csv",
-        "kaggle-3m-curated5000.csv",
-        "sudoku-exchange-diabolical.txt",
-        "sudoku-exchange-easy-with-solutions.txt",
-        "sudoku-exchange-hard-with-solutions.txt",
-        "norvig-easy50.txt",
-        "norvig-top95.txt",
-        "sudopedia-cases.tsv",
-    ] {
+    for &name in common::UNIQUE_DATASETS
+        .iter()
+        .chain(&["sudopedia-cases.tsv"])
+    {
         let path = common::data(name);
         let fast = classify(path.to_str().unwrap(), "fast");
         let dlx = classify(path.to_str().unwrap(), "dlx");

@@ -14,18 +14,7 @@ fn bin() -> Command {
 }
 
 fn generate(args: &[&str]) -> Vec<u8> {
-    let out = bin()
-        .arg("generate")
-        .args(args)
-        .arg("--quiet")
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out.stdout
+    common::stdout_of(&[&["generate"], args, &["--quiet"]].concat())
 }
 
 struct Made {

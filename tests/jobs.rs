@@ -4,8 +4,6 @@
 
 mod common;
 
-use std::process::Command;
-
 use sudoku_batch::batch::{run_puzzles, write_rows};
 use sudoku_batch::jobs::{Classify, Minimize, Solve};
 use sudoku_batch::report::Status;
@@ -13,17 +11,7 @@ use sudoku_batch::rows::{OutputFormat, RowWriter};
 use sudoku_batch::{Grid, Solver};
 
 fn cli(args: &[&str]) -> Vec<u8> {
-    let out = Command::new(env!("CARGO_BIN_EXE_sudoku-batch"))
-        .args(args)
-        .args(["--quiet", "--threads", "2"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out.stdout
+    common::stdout_of(&[args, &["--quiet", "--threads", "2"]].concat())
 }
 
 /// Checks one `minimize` row: a unique record's `minimal` puzzle keeps a subset of its

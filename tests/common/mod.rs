@@ -12,6 +12,34 @@ use sudoku_batch::Grid;
 #[path = "reference.rs"]
 mod reference;
 
+/// The bundled one-puzzle-per-line and CSV datasets, all of whose records are unique.
+pub const UNIQUE_DATASETS: &[&str] = &[
+    "royle-17-clue.txt",
+    "magictour-top1465.txt",
+    "kaggle-1m-first10k.csv",
+    "kaggle-3m-curated5000.csv",
+    "sudoku-exchange-diabolical.txt",
+    "sudoku-exchange-easy-with-solutions.txt",
+    "sudoku-exchange-hard-with-solutions.txt",
+    "norvig-easy50.txt",
+    "norvig-top95.txt",
+];
+
+/// Runs the `sudoku-batch` binary with `args`, asserts that it succeeded (showing its
+/// stderr otherwise) and returns its stdout.
+pub fn stdout_of(args: &[&str]) -> Vec<u8> {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_sudoku-batch"))
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
+
 /// Path of a bundled dataset.
 pub fn data(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
