@@ -22,6 +22,7 @@ use crate::pipeline::{self, MakeOptions, RunError, RunOptions, Shard};
 use crate::plot::{self, ThreadPoint};
 use crate::report::{write_hgrm, Latency, RunReport};
 use crate::rows::OutputFormat;
+use crate::serve::{serve, ServeError, ServeOptions};
 use crate::solver::Solver;
 use hdrhistogram::Histogram;
 
@@ -69,6 +70,11 @@ impl From<OutputError> for AppError {
         AppError::Output(e)
     }
 }
+impl From<ServeError> for AppError {
+    fn from(e: ServeError) -> Self {
+        AppError::Other(e.to_string())
+    }
+}
 
 impl AppError {
     fn is_broken_pipe(&self) -> bool {
@@ -81,6 +87,10 @@ impl AppError {
 
 /// Runs a parsed command line and returns the process exit code.
 pub fn run(cli: Cli) -> ExitCode {
+    // The server stops on SIGTERM or Ctrl-C by itself, after requests in flight.
+    if let Command::Serve(args) = &cli.command {
+        return report_error(run_serve(args));
+    }
     // Ctrl-C: remove temporary output files, then exit as interrupted.
     let _ = ctrlc::set_handler(|| {
         output::remove_pending();
@@ -108,7 +118,13 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Merge(args) => run_merge(&args),
         Command::Bench(args) => run_bench(&args),
         Command::Corpus(args) => run_corpus(&args),
+        Command::Serve(_) => unreachable!("handled above"),
     };
+    report_error(result)
+}
+
+/// The exit code for a command's result, with the error on stderr.
+fn report_error(result: Result<ExitCode, AppError>) -> ExitCode {
     match result {
         Ok(code) => code,
         // The reader of our stdout went away (`| head`): stop quietly, as cat does.
@@ -118,6 +134,18 @@ pub fn run(cli: Cli) -> ExitCode {
             ExitCode::from(EXIT_ERROR)
         }
     }
+}
+
+fn run_serve(args: &cli::ServeArgs) -> Result<ExitCode, AppError> {
+    let options = ServeOptions {
+        listen: args.listen,
+        threads: args.threads.map_or_else(default_threads, usize::from),
+        max_body: args.max_body,
+        max_inflight: args.max_inflight as usize,
+        timeout: std::time::Duration::from_secs(args.timeout),
+    };
+    serve(&options)?;
+    Ok(ExitCode::SUCCESS)
 }
 
 fn format_choice(f: FormatArg) -> Option<Format> {
@@ -311,6 +339,7 @@ fn run_job<J: Job>(job: &J, args: &RunArgs, require_unique: bool) -> Result<Exit
         shard: args.shard.map(|(index, count)| Shard { index, count }),
         header: !args.no_header,
         first_line: args.first_line,
+        pool: None,
     };
     if options.shard.is_some() && is_stdin(input) {
         return Err(AppError::Other(

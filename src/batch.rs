@@ -61,6 +61,31 @@ where
     J: Job,
     P: AsRef<[u8]> + Sync,
 {
+    // One worker per pool thread (a worker holds an engine and a latency histogram of
+    // a few hundred KiB: made per batch, they would cost more than small batches' work).
+    let workers = workers(job, rayon::current_num_threads());
+    run_puzzles_with(job, &workers, puzzles)
+}
+
+/// `count` fresh workers for `job`, for [`run_puzzles_with`] (a server keeps one set per
+/// job for its whole life).
+pub fn workers<J: Job>(job: &J, count: usize) -> Vec<Mutex<Worker<J>>> {
+    (0..count.max(1))
+        .map(|_| Mutex::new(Worker::new(job)))
+        .collect()
+}
+
+/// [`run_puzzles`] with workers kept by the caller: pool thread `i` uses
+/// `workers[i % workers.len()]`, so one worker per pool thread means no waiting.
+pub fn run_puzzles_with<J, P>(
+    job: &J,
+    workers: &[Mutex<Worker<J>>],
+    puzzles: &[P],
+) -> Vec<RecordResult<J::Extra>>
+where
+    J: Job,
+    P: AsRef<[u8]> + Sync,
+{
     let unset = RecordResult {
         status: Status::Invalid,
         solution: None,
@@ -68,11 +93,6 @@ where
         extra: Default::default(),
     };
     let mut results = vec![unset; puzzles.len()];
-    // One worker per pool thread (a worker holds an engine and a latency histogram of
-    // a few hundred KiB: made per batch, they would cost more than small batches' work).
-    let workers: Vec<Mutex<Worker<J>>> = (0..rayon::current_num_threads())
-        .map(|_| Mutex::new(Worker::new(job)))
-        .collect();
     // Each batch writes its own slice of `results`: no allocation per record or batch.
     results
         .par_chunks_mut(BATCH)

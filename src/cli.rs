@@ -50,6 +50,9 @@ pub enum Command {
     Bench(BenchArgs),
     /// Build a large corpus by validity-preserving random transforms of real puzzles.
     Corpus(CorpusArgs),
+    /// Serve solve, classify, grade, validate and generate over HTTP (JSON for single
+    /// boards, streamed rows for whole datasets), with /metrics and a page at /.
+    Serve(ServeArgs),
 }
 
 /// Input format choice.
@@ -219,6 +222,28 @@ pub enum MadeFormatArg {
     Csv,
     /// `puzzle solution` per line.
     Lines,
+}
+
+/// Options of `serve`.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// Address and port to listen on (port 0: any free port; the address is printed).
+    #[arg(long, value_name = "ADDR:PORT", default_value = "127.0.0.1:8080")]
+    pub listen: std::net::SocketAddr,
+    /// Solving threads (default: all cores).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub threads: Option<u16>,
+    /// Largest request body in bytes; larger ones get 413. Datasets stream through in
+    /// bounded memory whatever this is.
+    #[arg(long, value_name = "BYTES", default_value_t = 64 * 1024 * 1024)]
+    pub max_body: u64,
+    /// Requests worked on at once; more get 503 with Retry-After.
+    #[arg(long, value_name = "N", default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_inflight: u32,
+    /// Seconds a request may take to arrive and be answered (408 after); a streamed
+    /// dataset may run longer, but not go this long without body data.
+    #[arg(long, value_name = "SECS", default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..))]
+    pub timeout: u64,
 }
 
 /// Options of `merge`.

@@ -3,7 +3,8 @@
 //! The library behind the `sudoku-batch` command, one pipeline with thin ends:
 //!
 //! - values: [`grid`] (the 81-cell value type), [`marks`] (pencil-mark puzzles),
-//!   [`report`] (counts, percentiles, exporters);
+//!   [`validate`] (clashes of a full or partial grid), [`report`] (counts, percentiles,
+//!   exporters);
 //! - engines: [`engine`] (the interface), [`solver`] (the classic band-bitboard engine),
 //!   [`dlx`] (dancing links, an independent second engine),
 //!   [`grader`] (human techniques, for ratings);
@@ -15,7 +16,7 @@
 //!   run's parts added up);
 //! - command cores: [`bench`](mod@bench), [`corpus`], [`generate`](mod@generate) (making
 //!   puzzles);
-//! - front end: [`cli`] and [`app`] (the command line).
+//! - front ends: [`cli`] and [`app`] (the command line), [`serve`] (HTTP).
 //!
 //! ```
 //! use sudoku_batch::{Classification, Grid, Solver};
@@ -55,8 +56,10 @@ pub mod pipeline;
 pub mod plot;
 pub mod report;
 pub mod rows;
+pub mod serve;
 pub mod show;
 pub mod solver;
+pub mod validate;
 
 pub use engine::Engine;
 pub use grid::{Clash, Grid, ParseError, ParseErrorKind, Unit};

@@ -56,6 +56,7 @@ impl std::error::Error for OutputError {}
 enum Target {
     Stdout(io::Stdout),
     Direct(File),
+    Stream(Box<dyn Write + Send>),
     Atomic { file: File, temp: PathBuf },
 }
 
@@ -63,12 +64,14 @@ impl Write for Target {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         match self {
             Target::Stdout(s) => s.write(buf),
+            Target::Stream(w) => w.write(buf),
             Target::Direct(f) | Target::Atomic { file: f, .. } => f.write(buf),
         }
     }
     fn flush(&mut self) -> io::Result<()> {
         match self {
             Target::Stdout(s) => s.flush(),
+            Target::Stream(w) => w.flush(),
             Target::Direct(f) | Target::Atomic { file: f, .. } => f.flush(),
         }
     }
@@ -124,6 +127,16 @@ impl Output {
             path: shown,
             committed: false,
         })
+    }
+
+    /// An output into any writer (an HTTP response body, a pipe), written directly;
+    /// `name` is what error messages call it.
+    pub fn stream(writer: Box<dyn Write + Send>, name: &str) -> Output {
+        Output {
+            buffer: BufWriter::with_capacity(64 * 1024, Target::Stream(writer)),
+            path: PathBuf::from(name),
+            committed: false,
+        }
     }
 
     /// Writes bytes.

@@ -286,3 +286,32 @@ fn pencil_mark_records_allocate_nothing() {
     assert_eq!(tally.counts.unique, 300);
     assert_eq!(n, 0);
 }
+
+/// The in-memory path front ends use (`serve`'s JSON requests, Python): with the
+/// workers kept, a call costs a fixed few allocations (the results) however many
+/// puzzles it holds.
+#[test]
+fn in_memory_batches_allocate_nothing_per_record() {
+    use sudoku_batch::batch::{run_puzzles_with, workers};
+    let lines: Vec<[u8; 81]> = puzzles().iter().map(Grid::to_line).collect();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    let job = Classify::new();
+    let kept = workers(&job, 1);
+    // Counted on the pool's thread, where the work runs.
+    let cost = |n: usize| {
+        pool.install(|| {
+            allocations(|| {
+                let results = run_puzzles_with(&job, &kept, &lines[..n]);
+                assert_eq!(results.len(), n);
+                std::hint::black_box(results);
+            })
+        })
+    };
+    cost(100);
+    let (small, large) = (cost(100), cost(10_000));
+    assert_eq!(small, large, "allocations grow with the puzzles: {small} vs {large}");
+    assert!(large <= 2, "{large} allocations for one call");
+}

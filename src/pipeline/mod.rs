@@ -21,10 +21,11 @@ pub use worker::{process_chunk, Setup, Tally, Worker};
 use std::io::{self, Read};
 use std::ops::Range;
 use std::path::Path;
-use std::sync::{mpsc, Mutex};
+use std::sync::{mpsc, Arc, Mutex};
 use std::time::Instant;
 
 use hdrhistogram::Histogram;
+use rayon::ThreadPool;
 
 use crate::engine::Engine;
 use crate::input::{detect_layout, ColumnChoice, Format, InputBytes, InputError, Layout};
@@ -54,6 +55,9 @@ pub struct RunOptions {
     pub header: bool,
     /// Line number of the input's first line (for parts of a larger input).
     pub first_line: u64,
+    /// A pool to run on (a server's, shared by its requests) instead of a pool of
+    /// `threads` made for this run.
+    pub pool: Option<Arc<ThreadPool>>,
 }
 
 impl RunOptions {
@@ -68,6 +72,7 @@ impl RunOptions {
             shard: None,
             header: true,
             first_line: 1,
+            pool: None,
         }
     }
 }
@@ -174,7 +179,10 @@ fn run_source<J: Job, R: Read>(
     total_bytes: Option<u64>,
     started: Instant,
 ) -> Result<(RunReport, Histogram<u64>), RunError> {
-    let threads = options.threads.max(1);
+    let pool = options.pool.as_deref();
+    let threads = pool
+        .map_or(options.threads, ThreadPool::current_num_threads)
+        .max(1);
     let workers: Vec<Mutex<Worker<J>>> =
         (0..threads).map(|_| Mutex::new(Worker::new(job))).collect();
     let rows = RowWriter::new(options.output_format, Some(layout));
@@ -191,7 +199,7 @@ fn run_source<J: Job, R: Read>(
         .filter(|_| options.progress)
         .map(|total| (total, Unit::Bytes));
     let driven = drive(
-        &workers,
+        (&workers, pool),
         &rows,
         &header,
         output,
@@ -251,7 +259,7 @@ pub fn run_generate(
     let mut next = 0u64;
     let progress = options.progress.then_some((options.count, Unit::Records));
     let driven = drive(
-        &workers,
+        (&workers, None),
         &rows,
         &header,
         output,
@@ -357,11 +365,11 @@ pub(crate) fn merged(parts: impl Iterator<Item = Histogram<u64>>) -> Histogram<u
 }
 
 /// The one driver: takes work items from `next` (with how much progress each is),
-/// spawns them on a pool of `workers.len()` threads with at most 4 per thread in
-/// flight, runs `process` on each with that thread's state, and writes the results in
+/// spawns them on `pool` (or a pool of `workers.len()` threads made for the run) with at
+/// most 4 per worker in flight, runs `process` on each with that thread's state, and writes the results in
 /// the order the items came, after `header`.
 pub(crate) fn drive<S, W, N, P>(
-    workers: &[Mutex<S>],
+    (workers, pool): (&[Mutex<S>], Option<&ThreadPool>),
     rows: &RowWriter,
     header: &[u8],
     output: &mut Output,
@@ -376,11 +384,18 @@ where
     P: Fn(W, &mut S, &mut Vec<u8>, &mut Tally) -> Result<(), RunError> + Sync,
 {
     let threads = workers.len().max(1);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .thread_name(|i| format!("sudoku-worker-{i}"))
-        .build()
-        .map_err(|e| RunError::Threads(e.to_string()))?;
+    let owned;
+    let pool = match pool {
+        Some(pool) => pool,
+        None => {
+            owned = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .thread_name(|i| format!("sudoku-worker-{i}"))
+                .build()
+                .map_err(|e| RunError::Threads(e.to_string()))?;
+            &owned
+        }
+    };
     let max_in_flight = 4 * threads;
     output.write_all(header)?;
     let mut writer = OrderedWriter::new(output, progress, rows.one_line_rows());

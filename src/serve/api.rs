@@ -1,0 +1,568 @@
+//! The handlers: each extracts typed input, hands the work to the library on the rayon
+//! pool (never on the async threads), and turns the result or a typed error into a
+//! response. No solving logic lives here.
+
+use std::io;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+
+use axum::body::{to_bytes, Body};
+use axum::extract::{FromRequestParts, Query, Request, State};
+use axum::http::request::Parts;
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode, Uri};
+use axum::response::{Html, IntoResponse, Response};
+use rayon::prelude::*;
+use serde::Deserialize;
+use tokio::sync::{mpsc, oneshot, OwnedSemaphorePermit};
+
+use super::error::ApiError;
+use super::metrics;
+use super::state::AppState;
+use super::stream::{body_of, pump, BodyReader, Piece, ResponseWriter, CHANNEL_CHUNKS, IDLE};
+use crate::batch::{parse_record, run_puzzles_with, write_rows};
+use crate::generate::{Pattern, Spec, Target, MIN_GIVENS};
+use crate::grader::Level;
+use crate::grid::Unit;
+use crate::input::{ColumnChoice, Format};
+use crate::jobs::{Classify, Generate, Generated, Grade, Job, Solve};
+use crate::output::Output;
+use crate::pipeline::{self, run_stream, RunOptions, Worker};
+use crate::report::{Status, StatusCounts};
+use crate::rows::{OutputFormat, Reason, Row, RowWriter};
+use crate::validate::validate as check_grid;
+
+/// Shared state as handlers see it.
+type Shared = State<Arc<AppState>>;
+
+/// Most puzzles one `GET /v1/generate` makes.
+pub(super) const MAX_GENERATE: u64 = 1000;
+
+/// A place among the `--max-inflight` requests being worked on, held until the work
+/// (not just the response head) is done; none free answers 503.
+pub(super) struct Permit {
+    _held: OwnedSemaphorePermit,
+}
+
+impl FromRequestParts<Arc<AppState>> for Permit {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(_: &mut Parts, state: &Arc<AppState>) -> Result<Self, ApiError> {
+        Permit::try_new(state)
+    }
+}
+
+impl Permit {
+    /// A free place, or [`ApiError::Busy`].
+    pub(super) fn try_new(state: &AppState) -> Result<Permit, ApiError> {
+        state
+            .inflight
+            .clone()
+            .try_acquire_owned()
+            .map(|held| Permit { _held: held })
+            .map_err(|_| ApiError::Busy)
+    }
+}
+
+/// `GET /`: the page.
+pub(super) async fn page() -> Html<&'static str> {
+    Html(include_str!("page.html"))
+}
+
+/// `GET /healthz`.
+pub(super) async fn health() -> &'static str {
+    "ok\n"
+}
+
+/// `GET /metrics`: Prometheus text format.
+pub(super) async fn prometheus(State(state): Shared) -> impl IntoResponse {
+    (
+        [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],
+        state.metrics.render(),
+    )
+}
+
+/// `POST /v1/solve`.
+pub(super) async fn solve(State(s): Shared, permit: Permit, req: Request) -> Response {
+    records(s, permit, req, Solve::new(), |s| &s.solve).await
+}
+
+/// `POST /v1/classify`.
+pub(super) async fn classify(State(s): Shared, permit: Permit, req: Request) -> Response {
+    records(s, permit, req, Classify::new(), |s| &s.classify).await
+}
+
+/// `POST /v1/grade`.
+pub(super) async fn grade(State(s): Shared, permit: Permit, req: Request) -> Response {
+    records(s, permit, req, Grade::new(), |s| &s.grade).await
+}
+
+/// The workers a job keeps in the state, one per pool thread.
+type WorkersOf<J> = fn(&AppState) -> &[Mutex<Worker<J>>];
+
+/// A record endpoint: JSON puzzles in, JSON results out; or a dataset streamed through
+/// the pipeline, rows streamed back.
+async fn records<J>(
+    state: Arc<AppState>,
+    permit: Permit,
+    req: Request,
+    job: J,
+    workers: WorkersOf<J>,
+) -> Response
+where
+    J: Job + Send + 'static,
+{
+    let (parts, body) = req.into_parts();
+    let answer = match body_kind(&parts.headers) {
+        Err(e) => Err(e),
+        Ok(BodyKind::Json) => json_records(&state, permit, body, job, workers).await,
+        Ok(BodyKind::Dataset) => dataset(&state, permit, &parts, body, job).await,
+    };
+    answer.unwrap_or_else(IntoResponse::into_response)
+}
+
+/// What a request body holds.
+enum BodyKind {
+    Json,
+    Dataset,
+}
+
+fn body_kind(headers: &HeaderMap) -> Result<BodyKind, ApiError> {
+    let Some(value) = headers.get(header::CONTENT_TYPE) else {
+        return Ok(BodyKind::Dataset);
+    };
+    let text = value.to_str().unwrap_or("?");
+    let mime = text
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase();
+    match mime.as_str() {
+        "application/json" => Ok(BodyKind::Json),
+        "text/plain" | "text/csv" | "application/octet-stream" => Ok(BodyKind::Dataset),
+        _ => Err(ApiError::UnsupportedType(text.to_string())),
+    }
+}
+
+/// `{"puzzle": "..."}` or `{"puzzles": ["...", ...]}`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PuzzlesIn {
+    puzzle: Option<String>,
+    puzzles: Option<Vec<String>>,
+}
+
+impl PuzzlesIn {
+    /// The puzzles, and whether one was sent on its own.
+    fn into_list(self) -> Result<(Vec<String>, bool), ApiError> {
+        match (self.puzzle, self.puzzles) {
+            (Some(one), None) => Ok((vec![one], true)),
+            (None, Some(many)) => Ok((many, false)),
+            _ => Err(ApiError::BadJson(
+                "give either \"puzzle\" (a string) or \"puzzles\" (a list of strings)".into(),
+            )),
+        }
+    }
+}
+
+/// Reads a whole (size-limited) body.
+async fn read_body(state: &AppState, body: Body) -> Result<bytes::Bytes, ApiError> {
+    to_bytes(body, usize::MAX).await.map_err(|e| {
+        if is_too_large(&e) {
+            ApiError::TooLarge(state.max_body)
+        } else {
+            ApiError::BadJson(format!("reading the body failed: {e}"))
+        }
+    })
+}
+
+/// True when `error` (or what caused it) is the body limit.
+fn is_too_large(error: &(dyn std::error::Error + 'static)) -> bool {
+    let mut cause = Some(error);
+    while let Some(e) = cause {
+        if e.is::<http_body_util::LengthLimitError>() {
+            return true;
+        }
+        cause = e.source();
+    }
+    false
+}
+
+/// Parses a JSON body into `T`.
+fn json<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+    serde_json::from_slice(bytes).map_err(|e| ApiError::BadJson(e.to_string()))
+}
+
+/// Runs `work` on the rayon pool, holding `permit` until it is done; a panic in it
+/// becomes a 500, and the pool goes on.
+pub(super) async fn on_pool<T, F>(
+    state: &Arc<AppState>,
+    permit: Permit,
+    work: F,
+) -> Result<T, ApiError>
+where
+    T: Send + 'static,
+    F: FnOnce(&AppState) -> T + Send + 'static,
+{
+    let (tx, rx) = oneshot::channel();
+    let shared = Arc::clone(state);
+    state.pool.spawn(move || {
+        let _permit = permit;
+        let result = catch_unwind(AssertUnwindSafe(|| work(&shared)));
+        let _ = tx.send(result.map_err(|panic| panic_message(&*panic)));
+    });
+    match rx.await {
+        Ok(Ok(value)) => Ok(value),
+        Ok(Err(message)) => Err(ApiError::Internal(message)),
+        Err(_) => Err(ApiError::Internal("the worker stopped".into())),
+    }
+}
+
+/// What a caught panic said.
+pub(super) fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a worker panicked".into())
+}
+
+async fn json_records<J>(
+    state: &Arc<AppState>,
+    permit: Permit,
+    body: Body,
+    job: J,
+    workers: WorkersOf<J>,
+) -> Result<Response, ApiError>
+where
+    J: Job + Send + 'static,
+{
+    let bytes = read_body(state, body).await?;
+    let (puzzles, single) = json::<PuzzlesIn>(&bytes)?.into_list()?;
+    let (rows, counts) = on_pool(state, permit, move |state| {
+        let results = run_puzzles_with(&job, workers(state), &puzzles);
+        let mut counts = StatusCounts::default();
+        results.iter().for_each(|r| counts.add(r.status));
+        let mut rows = Vec::with_capacity(puzzles.len() * 200);
+        write_rows(
+            &RowWriter::new(OutputFormat::Ndjson, None),
+            &puzzles,
+            &results,
+            &mut rows,
+        );
+        (rows, counts)
+    })
+    .await?;
+    metrics::count_puzzles(&counts);
+    Ok(json_response(rows, single))
+}
+
+/// NDJSON rows as one JSON value: the object itself for one puzzle sent alone, else
+/// `{"results": [...]}` (JSON strings escape newlines, so each `\n` ends a row).
+fn json_response(mut rows: Vec<u8>, single: bool) -> Response {
+    if rows.last() == Some(&b'\n') {
+        rows.pop();
+    }
+    let body = if single {
+        rows
+    } else {
+        for b in rows.iter_mut().filter(|b| **b == b'\n') {
+            *b = b',';
+        }
+        let mut out = Vec::with_capacity(rows.len() + 16);
+        out.extend_from_slice(b"{\"results\":[");
+        out.extend_from_slice(&rows);
+        out.extend_from_slice(b"]}");
+        out
+    };
+    ([(header::CONTENT_TYPE, "application/json")], body).into_response()
+}
+
+/// Query parameters of a dataset request.
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct DatasetQuery {
+    /// `auto` (default), `lines`, `csv` or `blocks`.
+    format: Option<String>,
+    /// The CSV column holding puzzles (name or 1-based index).
+    column: Option<String>,
+}
+
+fn query<T: serde::de::DeserializeOwned>(uri: &Uri) -> Result<T, ApiError> {
+    Query::<T>::try_from_uri(uri)
+        .map(|q| q.0)
+        .map_err(|e| ApiError::BadQuery(e.body_text()))
+}
+
+/// Streams a dataset body through the pipeline and the rows back, in input order.
+async fn dataset<J>(
+    state: &Arc<AppState>,
+    permit: Permit,
+    parts: &Parts,
+    body: Body,
+    job: J,
+) -> Result<Response, ApiError>
+where
+    J: Job + Send + 'static,
+{
+    let q: DatasetQuery = query(&parts.uri)?;
+    let format = match q.format.as_deref() {
+        None | Some("auto") => None,
+        Some("lines") => Some(Format::Lines),
+        Some("csv") => Some(Format::Csv),
+        Some("blocks") => Some(Format::Blocks),
+        Some(other) => {
+            return Err(ApiError::BadQuery(format!(
+                "format {other:?}: expected auto, lines, csv or blocks"
+            )))
+        }
+    };
+    let column = match q.column {
+        None => ColumnChoice::Auto,
+        Some(c) => c
+            .parse()
+            .map_or(ColumnChoice::Name(c), |i: usize| ColumnChoice::Index(i)),
+    };
+    let ndjson = parts
+        .headers
+        .get(header::ACCEPT)
+        .and_then(|a| a.to_str().ok())
+        .is_some_and(|a| a.contains("ndjson"));
+    let mut options = RunOptions::new(1);
+    options.format = format;
+    options.column = column;
+    options.pool = Some(Arc::clone(&state.pool));
+    options.output_format = if ndjson {
+        OutputFormat::Ndjson
+    } else {
+        OutputFormat::Csv
+    };
+
+    let (in_tx, in_rx) = mpsc::channel::<Piece>(CHANNEL_CHUNKS);
+    let (out_tx, mut out_rx) = mpsc::channel::<Piece>(CHANNEL_CHUNKS);
+    let too_large = Arc::new(AtomicBool::new(false));
+    tokio::spawn(pump_checked(body, in_tx, state.timeout, too_large.clone()));
+    tokio::task::spawn_blocking(move || {
+        let _permit = permit;
+        let writer = ResponseWriter::new(out_tx.clone());
+        let mut output = Output::stream(Box::new(writer), "response");
+        let run = catch_unwind(AssertUnwindSafe(|| {
+            run_stream(&job, BodyReader::new(in_rx), &options, &mut output)
+        }));
+        let failed = match run {
+            Ok(Ok((report, _))) => match output.finish() {
+                Ok(()) => {
+                    metrics::count_puzzles(&report.counts);
+                    None
+                }
+                Err(e) => Some(e.to_string()),
+            },
+            Ok(Err(e)) => Some(e.to_string()),
+            Err(panic) => Some(panic_message(&*panic)),
+        };
+        if let Some(message) = failed {
+            // An error piece aborts the response (its status is already sent) or, before
+            // any row, becomes the error response.
+            let _ = out_tx.blocking_send(Err(io::Error::other(message)));
+        }
+    });
+    // The first piece decides the status: a failure before any row is the request's.
+    let first = match out_rx.recv().await {
+        None => bytes::Bytes::new(),
+        Some(Ok(first)) => first,
+        Some(Err(_)) if too_large.load(Ordering::Relaxed) => {
+            return Err(ApiError::TooLarge(state.max_body))
+        }
+        Some(Err(e)) if e.to_string().contains(IDLE) => return Err(ApiError::TimedOut),
+        Some(Err(e)) => return Err(ApiError::BadInput(e.to_string())),
+    };
+    let content_type = if ndjson {
+        "application/x-ndjson"
+    } else {
+        "text/csv; charset=utf-8"
+    };
+    let mut response = Response::new(body_of(first, out_rx));
+    response
+        .headers_mut()
+        .insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
+    Ok(response)
+}
+
+/// [`pump`], noting whether the body ended at the size limit.
+async fn pump_checked(
+    body: Body,
+    tx: mpsc::Sender<Piece>,
+    idle: std::time::Duration,
+    too_large: Arc<AtomicBool>,
+) {
+    let limited = Body::new(http_body_util::BodyExt::map_err(body, move |e| {
+        if is_too_large(&e) {
+            too_large.store(true, Ordering::Relaxed);
+        }
+        e
+    }));
+    pump(limited, tx, idle).await;
+}
+
+/// `POST /v1/validate`: `{"puzzle": "..."}` or the grid as plain text.
+pub(super) async fn validate(
+    State(state): Shared,
+    _permit: Permit,
+    headers: HeaderMap,
+    body: Body,
+) -> Result<Response, ApiError> {
+    let kind = body_kind(&headers)?;
+    let bytes = read_body(&state, body).await?;
+    let text = match kind {
+        BodyKind::Json => match json::<PuzzlesIn>(&bytes)?.into_list()? {
+            (mut one, true) => one.pop().unwrap_or_default().into_bytes(),
+            _ => return Err(ApiError::BadJson("validate takes one \"puzzle\"".into())),
+        },
+        BodyKind::Dataset => bytes.to_vec(),
+    };
+    let grid =
+        parse_record(&text).map_err(|e| ApiError::BadInput(Reason::Record(e).to_string()))?;
+    let checked = check_grid(&grid);
+    let clashes: Vec<serde_json::Value> = checked
+        .clashes
+        .iter()
+        .map(|c| {
+            let (unit, number) = match c.unit {
+                Unit::Row(i) => ("row", i),
+                Unit::Column(i) => ("column", i),
+                Unit::Box(i) => ("box", i),
+            };
+            let cells: Vec<String> = c
+                .cells
+                .iter()
+                .map(|&i| format!("r{}c{}", i / 9 + 1, i % 9 + 1))
+                .collect();
+            serde_json::json!({
+                "unit": unit, "number": number + 1, "digit": c.digit, "cells": cells,
+            })
+        })
+        .collect();
+    let answer = serde_json::json!({
+        "filled": checked.filled,
+        "complete": checked.complete,
+        "correct": checked.correct,
+        "clashes": clashes,
+    });
+    Ok(axum::Json(answer).into_response())
+}
+
+/// Query parameters of `GET /v1/generate`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct GenerateQuery {
+    count: Option<u64>,
+    givens: Option<u8>,
+    difficulty: Option<String>,
+    seed: Option<u64>,
+    symmetry: Option<String>,
+}
+
+impl GenerateQuery {
+    /// What to make, checked.
+    fn generate(&self, seed: u64) -> Result<Generate, ApiError> {
+        let target = match self.givens {
+            None => Target::Minimal,
+            Some(k) if (MIN_GIVENS..=81).contains(&k) => Target::Givens(k),
+            Some(k) => {
+                return Err(ApiError::BadQuery(format!(
+                    "givens {k}: expected {MIN_GIVENS} to 81"
+                )))
+            }
+        };
+        let pattern = match self.symmetry.as_deref() {
+            None | Some("none") => Pattern::None,
+            Some("rot180") => Pattern::Rot180,
+            Some("rot90") => Pattern::Rot90,
+            Some("mirror") => Pattern::Mirror,
+            Some("diagonal") => Pattern::Diagonal,
+            Some(other) => {
+                return Err(ApiError::BadQuery(format!(
+                    "symmetry {other:?}: expected none, rot180, rot90, mirror or diagonal"
+                )))
+            }
+        };
+        let level = match self.difficulty.as_deref() {
+            None => None,
+            Some(name) => Some(Level::parse(name).ok_or_else(|| {
+                ApiError::BadQuery(format!(
+                    "difficulty {name:?}: expected easy, medium, hard, expert or extreme"
+                ))
+            })?),
+        };
+        Ok(Generate::new(Spec { pattern, target }, seed, level, true))
+    }
+}
+
+/// `GET /v1/generate?count=&givens=&difficulty=&seed=&symmetry=`.
+pub(super) async fn generate(
+    State(state): Shared,
+    permit: Permit,
+    uri: Uri,
+) -> Result<Response, ApiError> {
+    let q: GenerateQuery = query(&uri)?;
+    let count = q.count.unwrap_or(1);
+    if !(1..=MAX_GENERATE).contains(&count) {
+        return Err(ApiError::BadQuery(format!(
+            "count {count}: expected 1 to {MAX_GENERATE}"
+        )));
+    }
+    let seed = q.seed.unwrap_or_else(random_seed);
+    let generate = q.generate(seed)?;
+    let rows = on_pool(&state, permit, move |state| {
+        let made: Vec<_> = (0..count)
+            .into_par_iter()
+            .map(|index| {
+                let slot = rayon::current_thread_index().unwrap_or(0) % state.engines.len();
+                let mut engine = pipeline::lock(&state.engines[slot]);
+                generate.record(&mut **engine, index)
+            })
+            .collect();
+        let writer = RowWriter::new(OutputFormat::Ndjson, None);
+        let mut rows = Vec::new();
+        for (index, record) in made.into_iter().enumerate() {
+            let (made, extra): (_, Generated) = record?;
+            writer.row(
+                &Row {
+                    line: index as u64 + 1,
+                    puzzle: Ok(&made.puzzle),
+                    puzzle_text: None,
+                    status: Status::Unique,
+                    solution: Some(&made.solution),
+                    reason: None,
+                    mismatch: false,
+                    extra: &extra,
+                },
+                &mut rows,
+            );
+        }
+        Ok(rows)
+    })
+    .await?
+    .map_err(|e: crate::jobs::GenerateError| ApiError::BadQuery(e.to_string()))?;
+    let mut response = json_response(rows, false);
+    if let Ok(value) = HeaderValue::from_str(&seed.to_string()) {
+        response.headers_mut().insert("x-seed", value);
+    }
+    Ok(response)
+}
+
+/// A seed from the clock, for requests that give none (sent back as `X-Seed`).
+fn random_seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64)
+}
+
+/// Any path the server does not have.
+pub(super) async fn not_found() -> (StatusCode, axum::Json<serde_json::Value>) {
+    (
+        StatusCode::NOT_FOUND,
+        axum::Json(serde_json::json!({ "error": "no such endpoint" })),
+    )
+}

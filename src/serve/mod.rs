@@ -1,0 +1,267 @@
+//! `sudoku-batch serve`: the HTTP front end, on tokio + axum, over the same jobs and
+//! pipeline as the command line.
+//!
+//! ```text
+//! request ─▶ track (metrics) ─▶ catch panic ─▶ timeout ─▶ body limit ─▶ route
+//!   JSON puzzles ──────────▶ rayon pool: batch::run_puzzles_with ──▶ JSON results
+//!   dataset body ─ channel ─▶ blocking thread: pipeline::run_stream ─ channel ─▶ rows
+//! ```
+//!
+//! Limits are layers; handlers only extract, call the library and map typed errors
+//! (`error.rs`) to status codes. Solving never runs on the async threads.
+
+mod api;
+mod error;
+mod metrics;
+mod state;
+mod stream;
+
+use std::io::Write;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::http::StatusCode;
+use axum::middleware;
+use axum::response::IntoResponse;
+use axum::routing::{get, post};
+use axum::Router;
+use tower_http::catch_panic::CatchPanicLayer;
+use tower_http::limit::RequestBodyLimitLayer;
+use tower_http::timeout::TimeoutLayer;
+
+pub use error::ApiError;
+use state::AppState;
+
+/// Settings of a server.
+#[derive(Clone, Debug)]
+pub struct ServeOptions {
+    /// Address to listen on (port 0: any free port, printed at start).
+    pub listen: SocketAddr,
+    /// Solving threads.
+    pub threads: usize,
+    /// Largest request body accepted, in bytes.
+    pub max_body: u64,
+    /// Requests worked on at once; more get 503.
+    pub max_inflight: usize,
+    /// How long a request may take to arrive and be answered (a streamed dataset: how
+    /// long its body may go without data).
+    pub timeout: Duration,
+}
+
+/// Errors that stop the server from starting or running.
+#[derive(Debug)]
+pub enum ServeError {
+    /// The address could not be bound.
+    Bind {
+        /// The address.
+        addr: SocketAddr,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The async runtime, the thread pool or the metrics recorder could not start, or
+    /// serving failed.
+    Start(String),
+}
+
+impl std::fmt::Display for ServeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ServeError::Bind { addr, source } => write!(f, "cannot listen on {addr}: {source}"),
+            ServeError::Start(m) => write!(f, "cannot serve: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for ServeError {}
+
+/// Serves until SIGTERM or Ctrl-C, then lets requests in flight finish and returns.
+pub fn serve(options: &ServeOptions) -> Result<(), ServeError> {
+    let start = |e: &dyn std::fmt::Display| ServeError::Start(e.to_string());
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(options.threads.max(1))
+        .thread_name(|i| format!("sudoku-serve-{i}"))
+        .build()
+        .map_err(|e| start(&e))?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| start(&e))?;
+    let handle = metrics::install().map_err(|e| start(&e))?;
+    runtime.block_on(async {
+        let listener = tokio::net::TcpListener::bind(options.listen)
+            .await
+            .map_err(|source| ServeError::Bind {
+                addr: options.listen,
+                source,
+            })?;
+        let addr = listener.local_addr().map_err(|e| start(&e))?;
+        let _ = writeln!(
+            std::io::stderr(),
+            "sudoku-batch: listening on http://{addr}"
+        );
+        tokio::spawn(metrics::upkeep(handle.clone()));
+        let state = AppState::new(
+            pool,
+            options.max_inflight,
+            options.max_body,
+            options.timeout,
+            handle,
+        );
+        let app = layered(routes(), options).with_state(Arc::new(state));
+        axum::serve(listener, app)
+            .with_graceful_shutdown(shutdown())
+            .await
+            .map_err(|e| start(&e))
+    })?;
+    let _ = writeln!(std::io::stderr(), "sudoku-batch: stopped");
+    Ok(())
+}
+
+/// Every endpoint.
+fn routes() -> Router<Arc<AppState>> {
+    Router::new()
+        .route("/", get(api::page))
+        .route("/healthz", get(api::health))
+        .route("/metrics", get(api::prometheus))
+        .route("/v1/solve", post(api::solve))
+        .route("/v1/classify", post(api::classify))
+        .route("/v1/grade", post(api::grade))
+        .route("/v1/validate", post(api::validate))
+        .route("/v1/generate", get(api::generate))
+        .fallback(api::not_found)
+}
+
+/// The limits, as layers around every route (the last added runs first).
+fn layered(routes: Router<Arc<AppState>>, options: &ServeOptions) -> Router<Arc<AppState>> {
+    let max_body = usize::try_from(options.max_body).unwrap_or(usize::MAX);
+    routes
+        .layer(RequestBodyLimitLayer::new(max_body))
+        .layer(TimeoutLayer::with_status_code(
+            StatusCode::REQUEST_TIMEOUT,
+            options.timeout,
+        ))
+        .layer(CatchPanicLayer::custom(
+            |panic: Box<dyn std::any::Any + Send>| {
+                ApiError::Internal(api::panic_message(&*panic)).into_response()
+            },
+        ))
+        .layer(middleware::from_fn(metrics::track))
+}
+
+/// Resolves at SIGTERM or Ctrl-C.
+async fn shutdown() {
+    let interrupt = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        use tokio::signal::unix::{signal, SignalKind};
+        match signal(SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = interrupt => {},
+        () = terminate => {},
+    }
+    let _ = writeln!(
+        std::io::stderr(),
+        "sudoku-batch: shutting down; finishing requests in flight"
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axum::body::{to_bytes, Body};
+    use axum::http::Request;
+    use metrics_exporter_prometheus::PrometheusBuilder;
+    use tower::ServiceExt;
+
+    fn options() -> ServeOptions {
+        ServeOptions {
+            listen: "127.0.0.1:0".parse().unwrap(),
+            threads: 2,
+            max_body: 1000,
+            max_inflight: 4,
+            timeout: Duration::from_secs(5),
+        }
+    }
+
+    fn state() -> Arc<AppState> {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        // A recorder that is not installed: tests share one process.
+        let handle = PrometheusBuilder::new().build_recorder().handle();
+        Arc::new(AppState::new(pool, 4, 1000, Duration::from_secs(5), handle))
+    }
+
+    async fn call(app: &Router, request: Request<Body>) -> (StatusCode, String) {
+        let response = app.clone().oneshot(request).await.unwrap();
+        let status = response.status();
+        let body = to_bytes(response.into_body(), usize::MAX).await.unwrap();
+        (status, String::from_utf8_lossy(&body).into_owned())
+    }
+
+    #[tokio::test]
+    async fn a_panicking_handler_answers_500_and_the_router_goes_on() {
+        let routes = routes().route(
+            "/boom",
+            get(|| async {
+                if true {
+                    panic!("boom");
+                }
+                "unreachable"
+            }),
+        );
+        let app = layered(routes, &options()).with_state(state());
+        let (status, body) = call(&app, Request::get("/boom").body(Body::empty()).unwrap()).await;
+        assert_eq!(status, StatusCode::INTERNAL_SERVER_ERROR);
+        assert!(body.contains("boom"), "{body}");
+        let (status, body) =
+            call(&app, Request::get("/healthz").body(Body::empty()).unwrap()).await;
+        assert_eq!((status, body.as_str()), (StatusCode::OK, "ok\n"));
+    }
+
+    #[tokio::test]
+    async fn a_panic_on_the_pool_is_a_500_and_the_pool_goes_on() {
+        let state = state();
+        let permit = api::Permit::try_new(&state).unwrap();
+        let failed = api::on_pool(&state, permit, |_| -> u32 { panic!("in a worker") });
+        assert!(
+            matches!(failed.await, Err(ApiError::Internal(m)) if m == "in a worker"),
+            "a panic in the pool must become an internal error"
+        );
+        let permit = api::Permit::try_new(&state).unwrap();
+        let fine = api::on_pool(&state, permit, |_| 7u32).await;
+        assert!(matches!(fine, Ok(7)));
+        // Both permits came back.
+        assert_eq!(state.inflight.available_permits(), 4);
+    }
+
+    #[tokio::test]
+    async fn bodies_over_the_limit_get_413_even_without_a_length() {
+        let app = layered(routes(), &options()).with_state(state());
+        let big = "1".repeat(2000);
+        let json = format!("{{\"puzzle\":\"{big}\"}}");
+        let request = Request::post("/v1/solve")
+            .header("content-type", "application/json")
+            .body(Body::from_stream(futures_util::stream::iter([Ok::<
+                _,
+                std::io::Error,
+            >(
+                json
+            )])))
+            .unwrap();
+        let (status, body) = call(&app, request).await;
+        assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE, "{body}");
+    }
+}

@@ -1,0 +1,61 @@
+//! What every request shares: the rayon pool, one worker per pool thread for each job,
+//! the in-flight limit and the metrics handle.
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use metrics_exporter_prometheus::PrometheusHandle;
+use rayon::ThreadPool;
+use tokio::sync::Semaphore;
+
+use crate::batch::workers;
+use crate::engine::Engine;
+use crate::jobs::{Classify, Grade, Solve};
+use crate::pipeline::Worker;
+use crate::solver::Solver;
+
+/// Shared, read-only but for the workers' locks.
+pub(super) struct AppState {
+    /// Where all solving runs.
+    pub pool: Arc<ThreadPool>,
+    /// Workers for JSON requests, one per pool thread, per job.
+    pub solve: Vec<Mutex<Worker<Solve>>>,
+    /// See `solve`.
+    pub classify: Vec<Mutex<Worker<Classify>>>,
+    /// See `solve`.
+    pub grade: Vec<Mutex<Worker<Grade>>>,
+    /// Engines for `generate`, one per pool thread.
+    pub engines: Vec<Mutex<Box<Solver>>>,
+    /// Places for requests being worked on.
+    pub inflight: Arc<Semaphore>,
+    /// The body limit (for messages).
+    pub max_body: u64,
+    /// How long a request body may go without data.
+    pub timeout: Duration,
+    /// Renders `/metrics`.
+    pub metrics: PrometheusHandle,
+}
+
+impl AppState {
+    /// State for a pool of `pool.current_num_threads()` threads.
+    pub(super) fn new(
+        pool: ThreadPool,
+        max_inflight: usize,
+        max_body: u64,
+        timeout: Duration,
+        metrics: PrometheusHandle,
+    ) -> AppState {
+        let threads = pool.current_num_threads();
+        AppState {
+            pool: Arc::new(pool),
+            solve: workers(&Solve::new(), threads),
+            classify: workers(&Classify::new(), threads),
+            grade: workers(&Grade::new(), threads),
+            engines: (0..threads).map(|_| Mutex::new(Solver::boxed())).collect(),
+            inflight: Arc::new(Semaphore::new(max_inflight.max(1))),
+            max_body,
+            timeout,
+            metrics,
+        }
+    }
+}

@@ -1,0 +1,593 @@
+//! `sudoku-batch serve` as users meet it: the real binary on an ephemeral loopback port,
+//! real HTTP clients (ureq; curl for full-duplex dataset streaming; raw sockets where a
+//! client must misbehave), every endpoint, every error code, load, and shutdown.
+
+mod common;
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use sudoku_batch::{Classification, Grid, Solver};
+
+/// A running server, stopped when dropped.
+struct Server {
+    child: Child,
+    addr: String,
+}
+
+impl Server {
+    fn start(extra: &[&str]) -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_sudoku-batch"))
+            .args(["serve", "--listen", "127.0.0.1:0", "--threads", "2"])
+            .args(extra)
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stderr = BufReader::new(child.stderr.take().unwrap());
+        let mut line = String::new();
+        stderr.read_line(&mut line).unwrap();
+        let addr = line
+            .trim()
+            .rsplit("http://")
+            .next()
+            .expect("the server prints its address")
+            .to_string();
+        assert!(addr.starts_with("127.0.0.1:"), "{line}");
+        // Keep draining stderr so the server never blocks on it.
+        std::thread::spawn(move || {
+            let mut rest = String::new();
+            let _ = stderr.read_to_string(&mut rest);
+        });
+        Server { child, addr }
+    }
+
+    fn url(&self, path: &str) -> String {
+        format!("http://{}{path}", self.addr)
+    }
+
+    /// Peak resident memory of the server so far, in KiB.
+    fn peak_rss_kib(&self) -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).unwrap();
+        let line = status.lines().find(|l| l.starts_with("VmHWM:")).unwrap();
+        line.split_whitespace().nth(1).unwrap().parse().unwrap()
+    }
+
+    fn terminate(&self) {
+        let ok = Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(ok.success());
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Status, headers we look at, and body of a request.
+struct Answer {
+    status: u16,
+    retry_after: Option<String>,
+    content_type: String,
+    seed: Option<String>,
+    body: String,
+}
+
+impl Answer {
+    fn json(&self) -> Value {
+        serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("{e}: {}", self.body))
+    }
+}
+
+fn answer(result: Result<ureq::Response, ureq::Error>) -> Answer {
+    let response = match result {
+        Ok(r) => r,
+        Err(ureq::Error::Status(_, r)) => r,
+        Err(e) => panic!("transport error: {e}"),
+    };
+    Answer {
+        status: response.status(),
+        retry_after: response.header("retry-after").map(String::from),
+        content_type: response.content_type().to_string(),
+        seed: response.header("x-seed").map(String::from),
+        body: response.into_string().unwrap(),
+    }
+}
+
+fn post(url: &str, content_type: &str, body: &str) -> Answer {
+    answer(
+        ureq::post(url)
+            .set("content-type", content_type)
+            .send_string(body),
+    )
+}
+
+fn get(url: &str) -> Answer {
+    answer(ureq::get(url).call())
+}
+
+/// Puzzles of a bundled file, as 81-character lines.
+fn puzzles(name: &str) -> Vec<String> {
+    common::load(name)
+        .iter()
+        .map(|r| String::from_utf8(r.puzzle.to_line().to_vec()).unwrap())
+        .collect()
+}
+
+/// The classification by the library, for checking answers.
+fn expected(puzzle: &str) -> (&'static str, Option<String>) {
+    let grid = Grid::parse(puzzle.as_bytes()).unwrap();
+    match Solver::new().classify(&grid) {
+        Classification::Unique(s) => (
+            "unique",
+            Some(String::from_utf8(s.to_line().to_vec()).unwrap()),
+        ),
+        Classification::Multiple(_) => ("multiple", None),
+        Classification::Unsolvable => ("unsolvable", None),
+        Classification::Invalid(_) => ("invalid", None),
+    }
+}
+
+#[test]
+fn health_page_and_unknown_paths() {
+    let server = Server::start(&[]);
+    let health = get(&server.url("/healthz"));
+    assert_eq!((health.status, health.body.as_str()), (200, "ok\n"));
+    let page = get(&server.url("/"));
+    assert_eq!(page.status, 200);
+    assert!(page.content_type.starts_with("text/html"));
+    assert!(page.body.contains("id=\"puzzles\"") && page.body.contains("/v1/classify"));
+    let missing = get(&server.url("/v2/solve"));
+    assert_eq!(missing.status, 404);
+    assert!(missing.json()["error"].is_string());
+    // A known path with the wrong method.
+    assert_eq!(get(&server.url("/v1/solve")).status, 405);
+}
+
+#[test]
+fn json_solve_classify_and_grade_answer_every_puzzle_in_order() {
+    let server = Server::start(&[]);
+    let mut sent = puzzles("norvig-top95.txt");
+    sent.truncate(40);
+    sent.insert(3, "12x".into());
+    sent.insert(7, format!("11{}", ".".repeat(79)));
+    let body = serde_json::json!({ "puzzles": sent }).to_string();
+
+    let classify = post(&server.url("/v1/classify"), "application/json", &body);
+    assert_eq!(classify.status, 200, "{}", classify.body);
+    let results = classify.json()["results"].as_array().unwrap().clone();
+    assert_eq!(results.len(), sent.len());
+    for (i, (row, puzzle)) in results.iter().zip(&sent).enumerate() {
+        assert_eq!(row["line"], i as u64 + 1);
+        if puzzle.len() != 81 {
+            assert_eq!(row["status"], "invalid");
+            assert!(row["reason"].as_str().unwrap().contains("column"), "{row}");
+            continue;
+        }
+        let (status, solution) = expected(puzzle);
+        assert_eq!(row["status"], status, "{puzzle}");
+        assert_eq!(row["solution"].as_str().map(String::from), solution);
+    }
+    assert_eq!(results[7]["reason"], "digit 1 given twice in row 1");
+
+    let solve = post(&server.url("/v1/solve"), "application/json", &body);
+    let rows = solve.json()["results"].as_array().unwrap().clone();
+    for (row, puzzle) in rows.iter().zip(&sent) {
+        if row["status"] == "solved" {
+            let solution = Grid::parse(row["solution"].as_str().unwrap().as_bytes()).unwrap();
+            let given = Grid::parse(puzzle.as_bytes()).unwrap();
+            assert!(solution.is_valid_solution() && solution.keeps_givens_of(&given));
+        } else {
+            assert_eq!(row["status"], "invalid");
+        }
+    }
+
+    // One puzzle alone: the object itself, with the job's own columns.
+    let one = serde_json::json!({ "puzzle": sent[0] }).to_string();
+    let graded = post(&server.url("/v1/grade"), "application/json", &one).json();
+    assert_eq!(graded["status"], "unique");
+    assert!(graded["rating"].as_f64().unwrap() > 0.0);
+    assert!(graded["difficulty"].is_string() && graded["techniques"].is_object());
+}
+
+#[test]
+fn a_dataset_body_gives_the_clis_rows() {
+    let server = Server::start(&[]);
+    for (file, content_type) in [
+        ("kaggle-3m-curated5000.csv", "text/csv"),
+        ("sudopedia-cases.tsv", "text/plain"),
+        ("magictour-top1465.txt", "text/plain; charset=utf-8"),
+    ] {
+        let path = common::data(file);
+        let cli = common::stdout_of(&["classify", path.to_str().unwrap(), "--threads", "2"]);
+        let body = std::fs::read(&path).unwrap();
+        let served = answer(
+            ureq::post(&server.url("/v1/classify"))
+                .set("content-type", content_type)
+                .send_bytes(&body),
+        );
+        assert_eq!(served.status, 200, "{file}: {}", served.body);
+        assert_eq!(served.content_type, "text/csv");
+        assert!(
+            served.body.as_bytes() == cli,
+            "{file}: rows differ from the CLI's"
+        );
+    }
+    // NDJSON when asked for.
+    let body = std::fs::read(common::data("norvig-top95.txt")).unwrap();
+    let ndjson = answer(
+        ureq::post(&server.url("/v1/solve"))
+            .set("content-type", "text/plain")
+            .set("accept", "application/x-ndjson")
+            .send_bytes(&body),
+    );
+    assert_eq!(ndjson.content_type, "application/x-ndjson");
+    let rows: Vec<Value> = ndjson
+        .body
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 95);
+    assert!(rows.iter().all(|r| r["status"] == "solved"));
+    // A dataset the CLI would refuse is refused the same way, before any row.
+    let bad = answer(
+        ureq::post(&server.url("/v1/classify?format=csv&column=nope"))
+            .set("content-type", "text/csv")
+            .send_string("quizzes,solutions\n1,2\n"),
+    );
+    assert_eq!(bad.status, 400, "{}", bad.body);
+    assert!(bad.json()["error"].as_str().unwrap().contains("nope"));
+}
+
+#[test]
+fn validate_names_every_clash() {
+    let server = Server::start(&[]);
+    let solved =
+        "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+    let ok = post(
+        &server.url("/v1/validate"),
+        "application/json",
+        &serde_json::json!({ "puzzle": solved }).to_string(),
+    )
+    .json();
+    assert_eq!(ok["complete"], true);
+    assert_eq!(ok["correct"], true);
+    assert_eq!(ok["clashes"].as_array().unwrap().len(), 0);
+    let mut broken = solved.as_bytes().to_vec();
+    broken[1] = b'5';
+    broken[40] = b'.';
+    let answer = post(
+        &server.url("/v1/validate"),
+        "text/plain",
+        std::str::from_utf8(&broken).unwrap(),
+    )
+    .json();
+    assert_eq!(answer["complete"], false);
+    assert_eq!(answer["correct"], false);
+    assert_eq!(answer["filled"], 80);
+    let first = &answer["clashes"][0];
+    assert_eq!(first["unit"], "row");
+    assert_eq!(first["number"], 1);
+    assert_eq!(first["digit"], 5);
+    assert_eq!(first["cells"], serde_json::json!(["r1c1", "r1c2"]));
+    let bad = post(&server.url("/v1/validate"), "text/plain", "12345");
+    assert_eq!(bad.status, 400);
+}
+
+#[test]
+fn generate_makes_unique_puzzles_reproducibly() {
+    let server = Server::start(&[]);
+    let url = server.url("/v1/generate?count=3&givens=28&seed=11&symmetry=rot180");
+    let first = get(&url);
+    assert_eq!(first.status, 200, "{}", first.body);
+    assert_eq!(first.seed.as_deref(), Some("11"));
+    let rows = first.json()["results"].as_array().unwrap().clone();
+    assert_eq!(rows.len(), 3);
+    for row in &rows {
+        let puzzle = row["puzzle"].as_str().unwrap();
+        let (status, solution) = expected(puzzle);
+        assert_eq!(status, "unique");
+        assert_eq!(row["solution"].as_str(), solution.as_deref());
+        assert!(row["givens"].as_u64().unwrap() <= 28);
+        assert!(row["difficulty"].is_string());
+    }
+    assert_eq!(get(&url).body, first.body, "same seed, same puzzles");
+    let random = get(&server.url("/v1/generate"));
+    assert_eq!(random.json()["results"].as_array().unwrap().len(), 1);
+    assert!(random.seed.is_some());
+}
+
+#[test]
+fn bad_requests_get_the_right_status_and_one_line() {
+    let server = Server::start(&["--max-body", "4096"]);
+    let json = "application/json";
+    let cases: Vec<(Answer, u16)> = vec![
+        (post(&server.url("/v1/classify"), json, "{\"puzzle\":"), 400),
+        (
+            post(&server.url("/v1/classify"), json, "{\"puzzle\":5}"),
+            400,
+        ),
+        (
+            post(&server.url("/v1/classify"), json, "{\"puzzles\":[1]}"),
+            400,
+        ),
+        (post(&server.url("/v1/classify"), json, "{}"), 400),
+        (
+            post(
+                &server.url("/v1/classify"),
+                json,
+                "{\"puzzle\":\"1\",\"puzzles\":[]}",
+            ),
+            400,
+        ),
+        (
+            post(&server.url("/v1/classify"), json, "{\"grid\":\"1\"}"),
+            400,
+        ),
+        (post(&server.url("/v1/classify"), "image/png", "x"), 415),
+        (get(&server.url("/v1/generate?count=0")), 400),
+        (get(&server.url("/v1/generate?count=1001")), 400),
+        (get(&server.url("/v1/generate?count=ten")), 400),
+        (get(&server.url("/v1/generate?difficulty=impossible")), 400),
+        (get(&server.url("/v1/generate?givens=5")), 400),
+        (get(&server.url("/v1/generate?colour=red")), 400),
+        (get(&server.url("/v1/classify?format=xml")), 405),
+        (
+            post(&server.url("/v1/classify?format=xml"), "text/plain", "1"),
+            400,
+        ),
+        (
+            post(&server.url("/v1/classify"), json, &"x".repeat(5000)),
+            413,
+        ),
+        (
+            post(&server.url("/v1/classify"), "text/plain", &"1".repeat(5000)),
+            413,
+        ),
+    ];
+    for (i, (answer, status)) in cases.iter().enumerate() {
+        assert_eq!(answer.status, *status, "case {i}: {}", answer.body);
+        if *status != 413 && *status != 405 {
+            let message = answer.json()["error"].as_str().unwrap().to_string();
+            assert!(!message.is_empty() && !message.contains('\n'), "{message}");
+        }
+    }
+    // A chunked body (no length given) over the limit is refused too.
+    let chunked = answer(
+        ureq::post(&server.url("/v1/classify"))
+            .set("content-type", "application/json")
+            .send(std::io::Cursor::new(vec![b' '; 10_000])),
+    );
+    assert_eq!(chunked.status, 413, "{}", chunked.body);
+    assert_eq!(get(&server.url("/healthz")).status, 200, "still up");
+}
+
+/// Opens a connection and sends a request head promising `length` body bytes.
+fn start_request(server: &Server, path: &str, content_type: &str, length: usize) -> TcpStream {
+    let mut stream = TcpStream::connect(&server.addr).unwrap();
+    write!(
+        stream,
+        "POST {path} HTTP/1.1\r\nHost: x\r\nContent-Type: {content_type}\r\nContent-Length: {length}\r\n\r\n"
+    )
+    .unwrap();
+    stream
+}
+
+/// Reads a whole response (the server closes or the body is complete) as text.
+fn read_response(stream: &mut TcpStream) -> String {
+    stream
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    let mut text = Vec::new();
+    let mut buf = [0u8; 4096];
+    loop {
+        match stream.read(&mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => text.extend_from_slice(&buf[..n]),
+        }
+        let s = String::from_utf8_lossy(&text);
+        if let Some((head, body)) = s.split_once("\r\n\r\n") {
+            let length = head.lines().find_map(|l| {
+                l.to_ascii_lowercase()
+                    .strip_prefix("content-length: ")
+                    .map(|v| v.trim().parse::<usize>().unwrap())
+            });
+            if length.is_some_and(|n| body.len() >= n) {
+                break;
+            }
+        }
+    }
+    String::from_utf8_lossy(&text).into_owned()
+}
+
+#[test]
+fn slow_clients_time_out_and_overload_gets_503() {
+    let server = Server::start(&["--timeout", "1", "--max-inflight", "1"]);
+    // Holds the only place: a dataset whose body never finishes.
+    let mut hold = start_request(&server, "/v1/classify", "text/plain", 1_000_000);
+    let puzzle = puzzles("norvig-top95.txt")[0].clone();
+    writeln!(hold, "{puzzle}").unwrap();
+    std::thread::sleep(Duration::from_millis(200));
+    let busy = post(
+        &server.url("/v1/classify"),
+        "application/json",
+        &serde_json::json!({ "puzzle": puzzle }).to_string(),
+    );
+    assert_eq!(busy.status, 503, "{}", busy.body);
+    assert_eq!(busy.retry_after.as_deref(), Some("1"));
+    // The held request gives up after a second without data, freeing its place.
+    let held = read_response(&mut hold);
+    assert!(held.starts_with("HTTP/1.1 408"), "{held}");
+    drop(hold);
+    std::thread::sleep(Duration::from_millis(200));
+    let free = post(
+        &server.url("/v1/classify"),
+        "application/json",
+        &serde_json::json!({ "puzzle": puzzle }).to_string(),
+    );
+    assert_eq!(free.status, 200, "{}", free.body);
+
+    // A JSON body that stops halfway: 408 after the timeout.
+    let mut slow = start_request(&server, "/v1/classify", "application/json", 200);
+    slow.write_all(b"{\"puzzle\":").unwrap();
+    let started = Instant::now();
+    let response = read_response(&mut slow);
+    assert!(response.starts_with("HTTP/1.1 408"), "{response}");
+    assert!(started.elapsed() < Duration::from_secs(10));
+    assert_eq!(get(&server.url("/healthz")).status, 200, "still up");
+}
+
+#[test]
+fn many_clients_at_once_all_get_correct_answers() {
+    let server = Server::start(&["--max-inflight", "64"]);
+    let all = puzzles("sudoku-exchange-diabolical.txt");
+    let url = server.url("/v1/classify");
+    let clients: Vec<_> = (0..64)
+        .map(|client| {
+            let (url, all) = (url.clone(), all.clone());
+            std::thread::spawn(move || {
+                let agent = ureq::AgentBuilder::new().build();
+                let mut errors = Vec::new();
+                for k in 0..50 {
+                    let puzzle = &all[(client * 50 + k) % all.len()];
+                    let body = serde_json::json!({ "puzzle": puzzle }).to_string();
+                    let got = answer(
+                        agent
+                            .post(&url)
+                            .set("content-type", "application/json")
+                            .send_string(&body),
+                    );
+                    let (status, solution) = expected(puzzle);
+                    let json = got.json();
+                    if got.status != 200
+                        || json["status"] != status
+                        || json["solution"].as_str().map(String::from) != solution
+                    {
+                        errors.push(format!("{puzzle}: {} {}", got.status, got.body));
+                    }
+                }
+                errors
+            })
+        })
+        .collect();
+    let errors: Vec<String> = clients
+        .into_iter()
+        .flat_map(|c| c.join().unwrap())
+        .collect();
+    assert!(
+        errors.is_empty(),
+        "{} wrong answers: {:?}",
+        errors.len(),
+        &errors[..errors.len().min(3)]
+    );
+    let metrics = get(&server.url("/metrics")).body;
+    let line = metrics
+        .lines()
+        .find(|l| {
+            l.starts_with("sudoku_http_requests_total")
+                && l.contains("endpoint=\"/v1/classify\"")
+                && l.contains("status=\"200\"")
+        })
+        .unwrap_or_else(|| panic!("{metrics}"));
+    assert!(line.ends_with(" 3200"), "{line}");
+    let unique = metrics
+        .lines()
+        .find(|l| l.starts_with("sudoku_puzzles_total{status=\"unique\"}"))
+        .unwrap();
+    assert!(unique.ends_with(" 3200"), "{unique}");
+    assert!(
+        metrics.contains("sudoku_http_request_duration_seconds_bucket{endpoint=\"/v1/classify\"")
+    );
+}
+
+/// Which of curl's output files holds what.
+fn curl(url: &str, body: &std::path::Path, out: &std::path::Path) -> std::process::ExitStatus {
+    Command::new("curl")
+        .args([
+            "-sS",
+            "--fail",
+            "-X",
+            "POST",
+            "-H",
+            "content-type: text/plain",
+        ])
+        .arg("--data-binary")
+        .arg(format!("@{}", body.display()))
+        .arg("-o")
+        .arg(out)
+        .arg(url)
+        .status()
+        .expect("curl is installed (scripts/test.sh installs it)")
+}
+
+#[test]
+fn a_50_mb_dataset_streams_through_in_bounded_memory() {
+    let server = Server::start(&["--max-body", "100000000"]);
+    let dir = tempfile::tempdir().unwrap();
+    let body = dir.path().join("big.txt");
+    let source = std::fs::read(common::data("kaggle-1m-first10k.csv")).unwrap();
+    let lines: Vec<&[u8]> = source
+        .split(|&b| b == b'\n')
+        .skip(1)
+        .filter(|l| l.len() > 81)
+        .map(|l| &l[..81])
+        .collect();
+    let mut text = Vec::with_capacity(52_000_000);
+    let mut k = 0;
+    while text.len() < 50_000_000 {
+        text.extend_from_slice(lines[k % lines.len()]);
+        text.push(b'\n');
+        k += 1;
+    }
+    std::fs::write(&body, &text).unwrap();
+    let before = server.peak_rss_kib();
+    let out = dir.path().join("rows.csv");
+    assert!(curl(&server.url("/v1/classify"), &body, &out).success());
+    let peak = server.peak_rss_kib();
+    let rows = std::fs::read(&out).unwrap();
+    let cli = common::stdout_of(&["classify", body.to_str().unwrap(), "--threads", "2"]);
+    assert!(rows == cli, "streamed rows differ from the CLI's");
+    assert_eq!(rows.iter().filter(|&&b| b == b'\n').count(), k + 1);
+    // Bounded: far below the body (50 MB) or the rows (over 100 MB).
+    eprintln!("server peak RSS {before} KiB before, {peak} KiB after");
+    assert!(
+        peak - before.min(peak) < 40_000,
+        "peak RSS grew by {} KiB",
+        peak - before
+    );
+}
+
+#[test]
+fn sigterm_lets_requests_in_flight_finish_then_exits_0() {
+    let mut server = Server::start(&[]);
+    let puzzle = puzzles("norvig-top95.txt")[1].clone();
+    let body = serde_json::json!({ "puzzle": puzzle }).to_string();
+    let mut in_flight = start_request(&server, "/v1/classify", "application/json", body.len());
+    in_flight.write_all(&body.as_bytes()[..10]).unwrap();
+    std::thread::sleep(Duration::from_millis(200));
+    server.terminate();
+    std::thread::sleep(Duration::from_millis(300));
+    // New connections are refused while the old one is finished.
+    assert!(TcpStream::connect(&server.addr).is_err());
+    in_flight.write_all(&body.as_bytes()[10..]).unwrap();
+    let response = read_response(&mut in_flight);
+    assert!(response.starts_with("HTTP/1.1 200"), "{response}");
+    assert!(response.contains("\"status\":\"unique\""), "{response}");
+    drop(in_flight);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let status = loop {
+        if let Some(status) = server.child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(Instant::now() < deadline, "the server did not exit");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert_eq!(status.code(), Some(0));
+}
