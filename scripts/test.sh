@@ -1,16 +1,23 @@
 #!/usr/bin/env bash
 # Every test suite, from a fresh clone: the Rust tests (which build the binary; the Slurm
-# array script runs inside them), then, in a virtual environment at target/venv with
-# packages from PyPI, the Python module's tests (built from python/ with maturin) and
-# the Spark job's tests in local mode (Java 17 is on the machine image).
+# array script and the HTTP server's tests run inside them, the latter with curl), then,
+# in a virtual environment at target/venv with packages from PyPI, the Python module's
+# tests (built from python/ with maturin), the Spark job's tests in local mode (Java 17)
+# and the server's page in headless Chromium (Debian's chromium + chromedriver,
+# driven by Selenium). Missing Debian packages are installed with apt-get.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo test --release
-if ! command -v java >/dev/null; then
-    apt-get update -qq && apt-get install -y -qq openjdk-17-jre-headless
+missing=()
+command -v curl >/dev/null || missing+=(curl)
+command -v java >/dev/null || missing+=(openjdk-17-jre-headless)
+command -v chromium >/dev/null || missing+=(chromium)
+command -v chromedriver >/dev/null || missing+=(chromium-driver)
+if [ ${#missing[@]} -gt 0 ]; then
+    apt-get update -qq && apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
+cargo test --release
 [ -x target/venv/bin/python ] || python3 -m venv target/venv
 target/venv/bin/pip install -q --disable-pip-version-check "pyspark>=3.5,<5" pytest \
-    numpy pandas pyarrow
+    numpy pandas pyarrow selenium
 target/venv/bin/pip install -q --disable-pip-version-check ./python
-target/venv/bin/python -m pytest -q python/tests tests/spark
+target/venv/bin/python -m pytest -q python/tests tests/spark tests/browser

@@ -22,7 +22,8 @@ fn help_examples() -> Vec<String> {
         .collect()
 }
 
-/// Commands in the README's code blocks (syntax summaries with `[options]` excepted).
+/// Commands in the README's code blocks (syntax summaries with `[options]` excepted, and
+/// `serve`, which runs until stopped: `tests/serve.rs` covers it).
 fn readme_examples() -> Vec<String> {
     let readme =
         std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
@@ -37,7 +38,8 @@ fn readme_examples() -> Vec<String> {
         let runs = line.starts_with("sudoku-batch ")
             || line.starts_with("cargo run --release -- ")
             || line.starts_with("target/release/sudoku-batch ");
-        if in_code && runs && !line.contains('[') && !line.contains("target/corpus") {
+        let serves = line.contains("sudoku-batch serve");
+        if in_code && runs && !serves && !line.contains('[') && !line.contains("target/corpus") {
             out.push(line.replace("cargo run --release --", "sudoku-batch"));
         }
     }

@@ -208,8 +208,9 @@ where
     let (tx, rx) = oneshot::channel();
     let shared = Arc::clone(state);
     state.pool.spawn(move || {
-        let _permit = permit;
         let result = catch_unwind(AssertUnwindSafe(|| work(&shared)));
+        // Free the place before answering, so that a client's next request finds it.
+        drop(permit);
         let _ = tx.send(result.map_err(|panic| panic_message(&*panic)));
     });
     match rx.await {
@@ -344,12 +345,13 @@ where
     let too_large = Arc::new(AtomicBool::new(false));
     tokio::spawn(pump_checked(body, in_tx, state.timeout, too_large.clone()));
     tokio::task::spawn_blocking(move || {
-        let _permit = permit;
         let writer = ResponseWriter::new(out_tx.clone());
         let mut output = Output::stream(Box::new(writer), "response");
         let run = catch_unwind(AssertUnwindSafe(|| {
             run_stream(&job, BodyReader::new(in_rx), &options, &mut output)
         }));
+        // Free the place before the last rows go out (as in `on_pool`).
+        drop(permit);
         let failed = match run {
             Ok(Ok((report, _))) => match output.finish() {
                 Ok(()) => {
