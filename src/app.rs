@@ -16,7 +16,7 @@ use crate::generate::{Pattern, Spec, Target};
 use crate::grader::Level;
 use crate::input::{self, ColumnChoice, Format, InputError};
 use crate::jobs::Generate;
-use crate::jobs::{Classify, Grade, Job, Minimize, Solve};
+use crate::jobs::{Classify, CrossCheck, Grade, Job, Minimize, Solve};
 use crate::output::{self, Output, OutputError};
 use crate::pipeline::{self, MakeOptions, RunError, RunOptions, Shard};
 use crate::plot::{self, ThreadPoint};
@@ -30,6 +30,8 @@ use hdrhistogram::Histogram;
 const EXIT_ERROR: u8 = 2;
 /// Exit status of `classify --require-unique` when a record is not unique.
 const EXIT_NOT_UNIQUE: u8 = 1;
+/// Exit status of `classify --cross-check` when the engines disagreed on a record.
+const EXIT_DISAGREE: u8 = 3;
 
 /// Errors reported to the user as one line on stderr.
 #[derive(Debug)]
@@ -101,10 +103,17 @@ pub fn run(cli: Cli) -> ExitCode {
             EngineArg::Fast => run_job(&Solve::new(), &args, false),
             EngineArg::Dlx => run_job(&Solve::<Dlx>::default(), &args, false),
         },
-        Command::Classify(args) => match args.run.engine {
-            EngineArg::Fast => run_job(&Classify::new(), &args.run, args.require_unique),
-            EngineArg::Dlx => run_job(&Classify::<Dlx>::default(), &args.run, args.require_unique),
-        },
+        Command::Classify(args) => {
+            let unique = args.require_unique;
+            match (args.run.engine, args.cross_check) {
+                (EngineArg::Fast, false) => run_job(&Classify::new(), &args.run, unique),
+                (EngineArg::Dlx, false) => run_job(&Classify::<Dlx>::default(), &args.run, unique),
+                (EngineArg::Fast, true) => run_job(&CrossCheck::new(), &args.run, unique),
+                (EngineArg::Dlx, true) => {
+                    run_job(&CrossCheck::<Dlx, Solver>::default(), &args.run, unique)
+                }
+            }
+        }
         Command::Minimize(args) => match args.engine {
             EngineArg::Fast => run_job(&Minimize::new(), &args, false),
             EngineArg::Dlx => run_job(&Minimize::<Dlx>::default(), &args, false),
@@ -374,6 +383,16 @@ fn run_job<J: Job>(job: &J, args: &RunArgs, require_unique: bool) -> Result<Exit
     }
     out.finish()?;
     write_results(&report, &histogram, &args.out)?;
+    if let Some(n @ 1..) = report.disagree {
+        let lines: Vec<String> = report.first_disagree.iter().map(u64::to_string).collect();
+        let _ = writeln!(
+            std::io::stderr(),
+            "sudoku-batch: the engines disagree on {n} records; first at lines {} \
+             (please report this as a bug, with those records)",
+            lines.join(", ")
+        );
+        return Ok(ExitCode::from(EXIT_DISAGREE));
+    }
     let not_unique = report.records - report.counts.unique;
     if require_unique && not_unique > 0 {
         let lines: Vec<String> = report
@@ -566,5 +585,86 @@ mod tests {
             Path::new("out/lat.t2.hgrm")
         );
         assert_eq!(per_thread_path(Path::new("lat"), 4), Path::new("lat.t4"));
+    }
+
+    /// The band solver, except that it calls every puzzle whose first cell is given
+    /// `multiple`: a planted engine bug for `--cross-check` to find.
+    struct Faulty(Solver);
+
+    impl crate::engine::Engine for Faulty {
+        fn boxed() -> Box<Self> {
+            Box::new(Faulty(Solver::new()))
+        }
+        fn solve(&mut self, p: &crate::Grid) -> crate::Outcome {
+            self.0.solve(p)
+        }
+        fn solve_excluding(&mut self, p: &crate::Grid, cell: usize, digit: u8) -> crate::Outcome {
+            self.0.solve_excluding(p, cell, digit)
+        }
+        fn count(&mut self, p: &crate::Grid, limit: u64) -> crate::Count {
+            self.0.count(p, limit)
+        }
+        fn classify(&mut self, p: &crate::Grid) -> crate::Classification {
+            match self.0.classify(p) {
+                crate::Classification::Unique(s) if p.get(0) != 0 => {
+                    crate::Classification::Multiple(s)
+                }
+                other => other,
+            }
+        }
+        fn stats(&self) -> crate::SearchStats {
+            self.0.stats()
+        }
+    }
+
+    #[test]
+    fn a_disagreement_is_counted_listed_and_exits_3() {
+        use clap::Parser;
+        let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/norvig-top95.txt");
+        let text = std::fs::read_to_string(&data).unwrap();
+        let planted: Vec<u64> = (1..)
+            .zip(text.lines())
+            .filter(|(_, l)| !l.starts_with('.') && !l.starts_with('0'))
+            .map(|(n, _)| n)
+            .collect();
+        assert!(
+            planted.len() > 10,
+            "the file must hold puzzles with r1c1 given"
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let (rows, report) = (dir.path().join("rows.csv"), dir.path().join("r.json"));
+        let cli = Cli::parse_from([
+            "sudoku-batch",
+            "classify",
+            data.to_str().unwrap(),
+            "--cross-check",
+            "-q",
+            "-o",
+            rows.to_str().unwrap(),
+            "--report",
+            report.to_str().unwrap(),
+        ]);
+        let Command::Classify(args) = cli.command else {
+            panic!("not classify")
+        };
+        let code = run_job(&CrossCheck::<Solver, Faulty>::default(), &args.run, false).unwrap();
+        assert_eq!(code, ExitCode::from(EXIT_DISAGREE));
+        let report: RunReport =
+            serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+        assert_eq!(report.disagree, Some(planted.len() as u64));
+        assert_eq!(report.first_disagree, planted[..10]);
+        // The rows are the first engine's; column `engines` marks the planted records.
+        let written = std::fs::read_to_string(&rows).unwrap();
+        let disagreeing: Vec<u64> = written
+            .lines()
+            .skip(1)
+            .filter(|l| l.ends_with(",disagree"))
+            .map(|l| l.split(',').next().unwrap().parse().unwrap())
+            .collect();
+        assert_eq!(disagreeing, planted);
+        assert!(written.lines().skip(1).all(|l| l.contains(",unique,")));
+        // Without the planted bug, the same run agrees everywhere and exits 0.
+        let code = run_job(&CrossCheck::new(), &args.run, false).unwrap();
+        assert_eq!(code, ExitCode::SUCCESS);
     }
 }

@@ -323,6 +323,11 @@ pub struct ClassifyArgs {
     /// Exit with status 1 when any record is not `unique`, listing the first such lines.
     #[arg(long)]
     pub require_unique: bool,
+    /// Classify every record with a second, independent engine too (dancing links, or
+    /// the band solver under `--engine dlx`); column `engines` says `agree` or
+    /// `disagree`, and any disagreement is counted, listed and ends with exit status 3.
+    #[arg(long)]
+    pub cross_check: bool,
 }
 
 /// What `bench` times.

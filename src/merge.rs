@@ -62,6 +62,8 @@ pub fn merge(reports: &[RunReport]) -> Result<(RunReport, Histogram<u64>), Merge
     merged.threads = 0;
     merged.wall_seconds = 0.0;
     merged.first_not_unique.clear();
+    merged.disagree = None;
+    merged.first_disagree.clear();
     merged.difficulty = None;
     merged.givens = None;
     for (i, r) in reports.iter().enumerate() {
@@ -91,6 +93,14 @@ pub fn merge(reports: &[RunReport]) -> Result<(RunReport, Histogram<u64>), Merge
         merged.counts.merge(&r.counts);
         merged.threads += r.threads;
         merged.wall_seconds = merged.wall_seconds.max(r.wall_seconds);
+        if let Some(n) = r.disagree {
+            *merged.disagree.get_or_insert(0) += n;
+        }
+        for &line in &r.first_disagree {
+            if merged.first_disagree.len() < 10 {
+                merged.first_disagree.push(line);
+            }
+        }
         for &line in &r.first_not_unique {
             if merged.first_not_unique.len() < 10 {
                 merged.first_not_unique.push(line);

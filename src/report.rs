@@ -232,6 +232,12 @@ pub struct RunReport {
     pub latency_ns: Latency,
     /// Line numbers of the first records that were not `unique` (classify), at most 10.
     pub first_not_unique: Vec<u64>,
+    /// Records on which two engines disagreed (`classify --cross-check` only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub disagree: Option<u64>,
+    /// Line numbers of the first of them, at most 10.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub first_disagree: Vec<u64>,
     /// Records per difficulty level (`grade`, `generate`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub difficulty: Option<LevelCounts>,
@@ -298,6 +304,17 @@ impl RunReport {
         }
         if self.mismatches > 0 {
             parts.push(format!("solution mismatches {}", self.mismatches));
+        }
+        match self.disagree {
+            None => {}
+            Some(0) => parts.push("engines agree on every record".to_string()),
+            Some(n) => {
+                let lines: Vec<String> = self.first_disagree.iter().map(u64::to_string).collect();
+                parts.push(format!(
+                    "engines DISAGREE on {n} (lines {})",
+                    lines.join(", ")
+                ));
+            }
         }
         if parts.is_empty() {
             parts.push("no records".to_string());

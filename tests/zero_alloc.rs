@@ -312,6 +312,9 @@ fn in_memory_batches_allocate_nothing_per_record() {
     };
     cost(100);
     let (small, large) = (cost(100), cost(10_000));
-    assert_eq!(small, large, "allocations grow with the puzzles: {small} vs {large}");
+    assert_eq!(
+        small, large,
+        "allocations grow with the puzzles: {small} vs {large}"
+    );
     assert!(large <= 2, "{large} allocations for one call");
 }

@@ -12,12 +12,14 @@
 //! after the contract's six), then one line of wiring in the front end.
 
 mod classify;
+mod cross_check;
 mod generate;
 mod grade;
 mod minimize;
 mod solve;
 
 pub use classify::Classify;
+pub use cross_check::{same_class, Agreement, CrossCheck};
 pub use generate::{Generate, GenerateError, Generated, MAX_ATTEMPTS};
 pub use grade::{Grade, Graded};
 pub use minimize::{Minimal, Minimize};
@@ -40,6 +42,12 @@ pub trait Job: Sync {
     /// True when the job counts solutions, so that records not `unique` are worth
     /// listing (`classify --require-unique`).
     fn checks_uniqueness(&self) -> bool;
+
+    /// True when two engines answer every record (`classify --cross-check`), so that
+    /// the report counts their disagreements.
+    fn cross_checks(&self) -> bool {
+        false
+    }
 
     /// A fresh worker state.
     fn worker(&self) -> Self::Worker;
@@ -78,6 +86,12 @@ pub trait Columns: Copy + Send + Default {
     /// Adds this row to the run's breakdown by difficulty and givens (jobs that grade
     /// or make puzzles); nothing by default.
     fn count(&self, _breakdown: &mut Breakdown) {}
+
+    /// For a record classified by two engines (`--cross-check`): whether they agreed;
+    /// `None` otherwise.
+    fn cross_check(&self) -> Option<bool> {
+        None
+    }
 }
 
 /// No columns of its own.

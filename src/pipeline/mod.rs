@@ -223,7 +223,7 @@ fn run_source<J: Job, R: Read>(
         },
     )?;
     let histogram = merged(workers.iter().map(|w| lock(w).histogram().clone()));
-    Ok(driven.report(job.name(), threads, histogram, started))
+    Ok(driven.report(job.name(), threads, histogram, started, job.cross_checks()))
 }
 
 /// Settings for a `generate` run.
@@ -295,7 +295,7 @@ pub fn run_generate(
         },
     )?;
     let histogram = merged(workers.iter().map(|w| lock(w).1.clone()));
-    Ok(driven.report("generate", threads, histogram, started))
+    Ok(driven.report("generate", threads, histogram, started, false))
 }
 
 /// What the driver counted.
@@ -313,8 +313,10 @@ impl Driven {
         threads: usize,
         histogram: Histogram<u64>,
         started: Instant,
+        cross_checked: bool,
     ) -> (RunReport, Histogram<u64>) {
         let (records, wall) = (self.records, started.elapsed().as_secs_f64());
+        let disagree = self.tally.disagree;
         let report = RunReport {
             command: command.to_string(),
             input: String::new(),
@@ -331,6 +333,8 @@ impl Driven {
             threads,
             latency_ns: Latency::from_histogram(&histogram),
             first_not_unique: self.tally.not_unique().to_vec(),
+            disagree: cross_checked.then_some(disagree),
+            first_disagree: self.tally.disagreements().to_vec(),
             difficulty: self.tally.breakdown.level_counts(),
             givens: self.tally.breakdown.givens_counts(),
             histogram: encode_histogram(&histogram),

@@ -103,6 +103,12 @@ pub struct Tally {
     pub breakdown: Breakdown,
     /// Rows formatted.
     pub rows: u64,
+    /// Records on which two engines disagreed (`--cross-check`).
+    pub disagree: u64,
+    /// Line numbers of the first of them.
+    pub disagree_lines: [u64; KEEP_NOT_UNIQUE],
+    /// How many of `disagree_lines` are set.
+    pub disagree_lines_len: usize,
 }
 
 impl Tally {
@@ -114,6 +120,20 @@ impl Tally {
         if uniqueness && status != Status::Unique {
             self.keep_not_unique(line);
         }
+    }
+
+    /// Counts a record two engines disagreed on.
+    fn add_disagreement(&mut self, line: u64) {
+        self.disagree += 1;
+        if self.disagree_lines_len < KEEP_NOT_UNIQUE {
+            self.disagree_lines[self.disagree_lines_len] = line;
+            self.disagree_lines_len += 1;
+        }
+    }
+
+    /// The kept line numbers of records two engines disagreed on.
+    pub fn disagreements(&self) -> &[u64] {
+        &self.disagree_lines[..self.disagree_lines_len]
     }
 
     fn keep_not_unique(&mut self, line: u64) {
@@ -132,6 +152,11 @@ impl Tally {
         for &line in &part.not_unique[..part.not_unique_len] {
             self.keep_not_unique(line);
         }
+        let kept = part.disagreements().len() as u64;
+        for &line in part.disagreements() {
+            self.add_disagreement(line);
+        }
+        self.disagree += part.disagree - kept;
     }
 
     /// The kept line numbers of records that are not `unique`.
@@ -180,6 +205,9 @@ pub fn process_chunk<J: Job>(
         let mismatch = mismatch(&record, answer.solution.as_ref());
         tally.add(record.line, answer.status, mismatch, uniqueness);
         answer.extra.count(&mut tally.breakdown);
+        if answer.extra.cross_check() == Some(false) {
+            tally.add_disagreement(record.line);
+        }
         rows.row(
             &Row {
                 line: record.line,

@@ -1,0 +1,104 @@
+//! `classify --cross-check`: every record classified by two independent engines; the row
+//! is the first engine's, and column `engines` says whether the second agreed.
+//!
+//! Two engines agree when they give the same class and, for a unique puzzle, the same
+//! solution (a puzzle with several solutions may show a different one from each).
+
+use std::marker::PhantomData;
+
+use super::classify::answer;
+use super::{Answer, Columns, Job, Value};
+use crate::dlx::Dlx;
+use crate::engine::Engine;
+use crate::grid::Grid;
+use crate::solver::{Classification, Solver};
+
+/// Classification by `A`, checked by `B`.
+pub struct CrossCheck<A = Solver, B = Dlx>(PhantomData<fn() -> (A, B)>);
+
+impl<A, B> Default for CrossCheck<A, B> {
+    fn default() -> Self {
+        CrossCheck(PhantomData)
+    }
+}
+
+impl CrossCheck {
+    /// The band solver checked by dancing links.
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
+/// Column `engines`: empty for malformed records (no engine saw them), else `agree` or
+/// `disagree`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Agreement {
+    /// Both engines classified the record.
+    pub checked: bool,
+    /// They gave the same answer.
+    pub agree: bool,
+}
+
+impl Columns for Agreement {
+    const NAMES: &'static [&'static str] = &["engines"];
+
+    fn value(&self, _: usize) -> Value<'_> {
+        match (self.checked, self.agree) {
+            (false, _) => Value::Empty,
+            (true, true) => Value::Text("agree"),
+            (true, false) => Value::Text("disagree"),
+        }
+    }
+
+    fn cross_check(&self) -> Option<bool> {
+        self.checked.then_some(self.agree)
+    }
+}
+
+/// True when two classifications of one puzzle say the same.
+pub fn same_class(a: &Classification, b: &Classification) -> bool {
+    match (a, b) {
+        (Classification::Unique(x), Classification::Unique(y)) => x == y,
+        (Classification::Multiple(_), Classification::Multiple(_))
+        | (Classification::Unsolvable, Classification::Unsolvable)
+        | (Classification::Invalid(_), Classification::Invalid(_)) => true,
+        _ => false,
+    }
+}
+
+impl<A: Engine, B: Engine> Job for CrossCheck<A, B> {
+    type Worker = (Box<A>, Box<B>);
+    type Extra = Agreement;
+
+    fn name(&self) -> &'static str {
+        "classify"
+    }
+
+    fn checks_uniqueness(&self) -> bool {
+        true
+    }
+
+    fn cross_checks(&self) -> bool {
+        true
+    }
+
+    fn worker(&self) -> (Box<A>, Box<B>) {
+        (A::boxed(), B::boxed())
+    }
+
+    #[inline]
+    fn run(&self, (first, second): &mut (Box<A>, Box<B>), puzzle: &Grid) -> Answer<Agreement> {
+        let class = first.classify(puzzle);
+        let agree = same_class(&class, &second.classify(puzzle));
+        let row = answer(class);
+        Answer {
+            status: row.status,
+            solution: row.solution,
+            clash: row.clash,
+            extra: Agreement {
+                checked: true,
+                agree,
+            },
+        }
+    }
+}
