@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use crate::bench::{self, BenchReport, ThreadResult};
 use crate::cli::{
     self, Cli, Command, EngineArg, FormatArg, GenerateArgs, InputArgs, LevelArg, MadeFormatArg,
-    OutputArgs, OutputFormatArg, RunArgs, SymmetryArg,
+    OutputArgs, OutputFormatArg, RunArgs, SymmetryArg, VariantArg,
 };
 use crate::corpus;
 use crate::dlx::Dlx;
@@ -24,6 +24,7 @@ use crate::report::{write_hgrm, Latency, RunReport};
 use crate::rows::OutputFormat;
 use crate::serve::{serve, ServeError, ServeOptions};
 use crate::solver::Solver;
+use crate::variant::{BoardRules, Symbols, Variant};
 use hdrhistogram::Histogram;
 
 /// Exit status for errors (bad input, options, or output).
@@ -155,6 +156,27 @@ fn run_serve(args: &cli::ServeArgs) -> Result<ExitCode, AppError> {
     };
     serve(&options)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The board rules of `--size`, `--variant` and `--symbols`, checked.
+fn board_rules(args: &cli::BoardArgs) -> Result<BoardRules, AppError> {
+    let symbols = match &args.symbols {
+        None => None,
+        Some(text) => {
+            Some(Symbols::custom(text).map_err(|e| AppError::Other(format!("--symbols: {e}")))?)
+        }
+    };
+    let rules = BoardRules {
+        size: args.size.as_deref().and_then(|s| s.parse().ok()),
+        variant: match args.variant {
+            VariantArg::Classic => Variant::Classic,
+            VariantArg::Diagonal => Variant::Diagonal,
+            VariantArg::Windoku => Variant::Windoku,
+        },
+        symbols,
+    };
+    rules.check().map_err(AppError::Other)?;
+    Ok(rules)
 }
 
 fn format_choice(f: FormatArg) -> Option<Format> {
@@ -349,7 +371,14 @@ fn run_job<J: Job>(job: &J, args: &RunArgs, require_unique: bool) -> Result<Exit
         header: !args.no_header,
         first_line: args.first_line,
         pool: None,
+        boards: board_rules(&args.boards)?,
     };
+    if options.boards.all_boards() && !matches!(job.name(), "solve" | "classify") {
+        return Err(AppError::Other(format!(
+            "{} takes classic 9x9 puzzles only (no --size, --variant or --symbols)",
+            job.name()
+        )));
+    }
     if options.shard.is_some() && is_stdin(input) {
         return Err(AppError::Other(
             "--shard needs a file: a stream has no byte ranges to share out".into(),

@@ -131,6 +131,7 @@ pub fn write_rows<E, P>(
             &Row {
                 line: i as u64 + 1,
                 puzzle: parsed.as_ref().map_err(|_| text.as_ref().trim_ascii()),
+                board: None,
                 puzzle_text: None,
                 status: result.status,
                 solution: result.solution.as_ref(),

@@ -60,6 +60,7 @@ pub mod serve;
 pub mod show;
 pub mod solver;
 pub mod validate;
+pub mod variant;
 
 pub use engine::Engine;
 pub use grid::{Clash, Grid, ParseError, ParseErrorKind, Unit};

@@ -8,7 +8,7 @@ use std::cell::Cell;
 
 use sudoku_batch::input::{detect_layout, ColumnChoice};
 use sudoku_batch::jobs::{Classify, Grade, Job, Minimize, Solve};
-use sudoku_batch::pipeline::{process_chunk, Setup, Tally, Worker};
+use sudoku_batch::pipeline::{process_chunk, BoardSetup, Setup, Tally, Worker};
 use sudoku_batch::rows::{OutputFormat, RowWriter};
 use sudoku_batch::{Grid, Solver};
 
@@ -175,12 +175,23 @@ fn chunk_costs_as<J: Job>(
     format: OutputFormat,
     done: impl Fn(&Tally) -> u64,
 ) -> Vec<u64> {
+    chunk_costs_with(job, bytes, format, &BoardSetup::default(), done)
+}
+
+fn chunk_costs_with<J: Job>(
+    job: &J,
+    bytes: &[u8],
+    format: OutputFormat,
+    boards: &BoardSetup,
+    done: impl Fn(&Tally) -> u64,
+) -> Vec<u64> {
     let layout = detect_layout(bytes, None, &ColumnChoice::Auto).unwrap();
     let rows = RowWriter::new(format, Some(&layout));
     let setup = Setup {
         job,
         layout: &layout,
         rows: &rows,
+        boards,
     };
     let data = &bytes[layout.data_start..];
     let cut = |records: usize| {
@@ -233,6 +244,7 @@ fn generating_allocates_nothing_per_puzzle() {
             for index in 0..150 {
                 let (puzzle, extra) = generate.record(&mut *solver, index).unwrap();
                 let row = Row {
+                    board: None,
                     line: index + 1,
                     puzzle: Ok(&puzzle.puzzle),
                     puzzle_text: None,
@@ -265,10 +277,12 @@ fn pencil_mark_records_allocate_nothing() {
     let layout = detect_layout(&text, None, &ColumnChoice::Auto).unwrap();
     let rows = RowWriter::new(OutputFormat::Csv, Some(&layout));
     let job = Classify::new();
+    let boards = BoardSetup::default();
     let setup = Setup {
         job: &job,
         layout: &layout,
         rows: &rows,
+        boards: &boards,
     };
     let mut worker = Worker::new(&job);
     let mut out = Vec::new();
@@ -317,4 +331,47 @@ fn in_memory_batches_allocate_nothing_per_record() {
         "allocations grow with the puzzles: {small} vs {large}"
     );
     assert!(large <= 2, "{large} allocations for one call");
+}
+
+/// Variant boards (16x16 and 25x25 sized by their length, 9x9 diagonal by the rules, all
+/// through the variant engine, made once per size in the worker): no allocation per
+/// record once each size has been seen.
+#[test]
+fn variant_boards_allocate_nothing_per_record() {
+    use sudoku_batch::variant::{BoardRules, Variant};
+    let mut text = Vec::new();
+    for name in [
+        "variants/solo-16x16.txt",
+        "variants/solo-4x4.txt",
+        "variants/solo-25x25.txt",
+    ] {
+        text.extend(std::fs::read(common::data(name)).unwrap());
+    }
+    let mut repeated = Vec::new();
+    while repeated.iter().filter(|&&b| b == b'\n').count() < 5000 {
+        repeated.extend_from_slice(&text);
+    }
+    for format in [OutputFormat::Csv, OutputFormat::Ndjson, OutputFormat::Grid] {
+        let costs = chunk_costs_with(
+            &Classify::new(),
+            &repeated,
+            format,
+            &BoardSetup::default(),
+            |t| t.counts.unique,
+        );
+        assert_eq!(costs, [0, 0, 0], "{format:?}");
+    }
+    let diagonal = std::fs::read(common::data("variants/solo-diagonal-9x9.txt")).unwrap();
+    let mut repeated = Vec::new();
+    for _ in 0..10 {
+        repeated.extend_from_slice(&diagonal);
+    }
+    let rules = BoardSetup::new(BoardRules {
+        variant: Variant::Diagonal,
+        ..BoardRules::default()
+    });
+    let costs = chunk_costs_with(&Solve::new(), &repeated, OutputFormat::Csv, &rules, |t| {
+        t.counts.solved
+    });
+    assert_eq!(costs, [0, 0, 0]);
 }

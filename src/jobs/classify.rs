@@ -2,12 +2,13 @@
 
 use std::marker::PhantomData;
 
-use super::{Answer, Job};
+use super::{Answer, BoardAnswer, Job};
 use crate::engine::Engine;
 use crate::grid::Grid;
 use crate::marks::Marks;
 use crate::report::Status;
 use crate::solver::{Classification, Solver};
+use crate::variant::{Board, VariantSolver};
 
 /// `unique`, `multiple` (with one solution), `unsolvable` or `invalid`.
 pub struct Classify<E = Solver>(PhantomData<fn() -> E>);
@@ -60,6 +61,16 @@ impl<E: Engine> Job for Classify<E> {
     #[inline]
     fn run(&self, engine: &mut Box<E>, puzzle: &Grid) -> Answer<()> {
         answer(engine.classify(puzzle))
+    }
+
+    fn run_board(&self, engine: &mut VariantSolver, board: &Board) -> Option<BoardAnswer> {
+        Some(BoardAnswer::from_count(engine.count(board, 2), |n| {
+            if n == 1 {
+                Status::Unique
+            } else {
+                Status::Multiple
+            }
+        }))
     }
 
     fn run_marks(&self, engine: &mut Box<E>, marks: &Marks) -> Option<Answer<()>> {

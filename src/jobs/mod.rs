@@ -28,6 +28,7 @@ pub use solve::Solve;
 use crate::grid::{Clash, Grid};
 use crate::marks::Marks;
 use crate::report::{Breakdown, Status};
+use crate::variant::{Board, BoardClash, BoardCount, GeometryError, VariantSolver};
 
 /// One kind of work done for every record of a run.
 pub trait Job: Sync {
@@ -55,6 +56,13 @@ pub trait Job: Sync {
     /// The answer for one well-formed puzzle.
     fn run(&self, worker: &mut Self::Worker, puzzle: &Grid) -> Answer<Self::Extra>;
 
+    /// The answer for a variant board (4x4 to 25x25, diagonal, windoku) on the variant
+    /// engine, for jobs that take them; `None` makes the record `invalid`, saying the
+    /// command does not.
+    fn run_board(&self, _engine: &mut VariantSolver, _board: &Board) -> Option<BoardAnswer> {
+        None
+    }
+
     /// The answer for a pencil-mark puzzle, for jobs (and engines) that take them;
     /// `None` makes the record `invalid`, saying the command does not.
     fn run_marks(&self, _worker: &mut Self::Worker, _marks: &Marks) -> Option<Answer<Self::Extra>> {
@@ -73,6 +81,47 @@ pub struct Answer<E> {
     pub clash: Option<Clash>,
     /// The job's own columns.
     pub extra: E,
+}
+
+/// A job's answer for a variant board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BoardAnswer {
+    /// The row's status.
+    pub status: Status,
+    /// A solution, when one was found.
+    pub solution: Option<Board>,
+    /// Why the board is `invalid`: clashing givens, or rules that do not exist at its
+    /// size.
+    pub problem: Option<Result<BoardClash, GeometryError>>,
+}
+
+impl BoardAnswer {
+    /// The answer for what [`VariantSolver::count`] said, with `found` naming the status
+    /// of a board with at least one solution (`solved`, or by count `unique`/`multiple`).
+    pub fn from_count(
+        counted: Result<Result<BoardCount, BoardClash>, GeometryError>,
+        found: impl Fn(u64) -> Status,
+    ) -> BoardAnswer {
+        let invalid = |problem| BoardAnswer {
+            status: Status::Invalid,
+            solution: None,
+            problem: Some(problem),
+        };
+        match counted {
+            Err(e) => invalid(Err(e)),
+            Ok(Err(clash)) => invalid(Ok(clash)),
+            Ok(Ok(count)) if count.solutions == 0 => BoardAnswer {
+                status: Status::Unsolvable,
+                solution: None,
+                problem: None,
+            },
+            Ok(Ok(count)) => BoardAnswer {
+                status: found(count.solutions),
+                solution: count.first,
+                problem: None,
+            },
+        }
+    }
 }
 
 /// Columns a job adds after `line,puzzle,solution,status,reason,mismatch`; the default

@@ -2,12 +2,13 @@
 
 use std::marker::PhantomData;
 
-use super::{Answer, Job};
+use super::{Answer, BoardAnswer, Job};
 use crate::engine::Engine;
 use crate::grid::Grid;
 use crate::marks::Marks;
 use crate::report::Status;
 use crate::solver::{Outcome, Solver};
+use crate::variant::{Board, VariantSolver};
 
 /// First solution only: `solved`, `unsolvable` or `invalid`.
 pub struct Solve<E = Solver>(PhantomData<fn() -> E>);
@@ -39,6 +40,12 @@ impl<E: Engine> Job for Solve<E> {
 
     fn worker(&self) -> Box<E> {
         E::boxed()
+    }
+
+    fn run_board(&self, engine: &mut VariantSolver, board: &Board) -> Option<BoardAnswer> {
+        Some(BoardAnswer::from_count(engine.count(board, 1), |_| {
+            Status::Solved
+        }))
     }
 
     fn run_marks(&self, engine: &mut Box<E>, marks: &Marks) -> Option<Answer<()>> {

@@ -16,7 +16,7 @@ mod ordered;
 mod worker;
 
 pub use chunks::{shard_bounds, Chunk, ChunkBytes, Shard, SliceChunks, Source, StreamChunks};
-pub use worker::{process_chunk, Setup, Tally, Worker};
+pub use worker::{process_chunk, BoardSetup, Setup, Tally, Worker};
 
 use std::io::{self, Read};
 use std::ops::Range;
@@ -34,6 +34,7 @@ use crate::output::{Output, OutputError};
 use crate::report::{encode_histogram, new_histogram, Latency, RunReport, Status};
 use crate::rows::{OutputFormat, Row, RowWriter};
 use crate::solver::Solver;
+use crate::variant::BoardRules;
 use ordered::{Done, OrderedWriter};
 
 /// Settings for one run.
@@ -58,6 +59,8 @@ pub struct RunOptions {
     /// A pool to run on (a server's, shared by its requests) instead of a pool of
     /// `threads` made for this run.
     pub pool: Option<Arc<ThreadPool>>,
+    /// How records are read as variant boards (`--size`, `--variant`, `--symbols`).
+    pub boards: BoardRules,
 }
 
 impl RunOptions {
@@ -73,6 +76,7 @@ impl RunOptions {
             header: true,
             first_line: 1,
             pool: None,
+            boards: BoardRules::default(),
         }
     }
 }
@@ -186,10 +190,12 @@ fn run_source<J: Job, R: Read>(
     let workers: Vec<Mutex<Worker<J>>> =
         (0..threads).map(|_| Mutex::new(Worker::new(job))).collect();
     let rows = RowWriter::new(options.output_format, Some(layout));
+    let boards = BoardSetup::new(options.boards.clone());
     let setup = Setup {
         job,
         layout,
         rows: &rows,
+        boards: &boards,
     };
     let mut header = Vec::new();
     if options.header {
@@ -282,6 +288,7 @@ pub fn run_generate(
                 let row = Row {
                     line: index + 1,
                     puzzle: Ok(&made.puzzle),
+                    board: None,
                     puzzle_text: None,
                     status: Status::Unique,
                     solution: Some(&made.solution),

@@ -14,7 +14,8 @@ use crate::jobs::Columns;
 use crate::jobs::{Answer, Job};
 use crate::marks::Marks;
 use crate::report::{new_histogram, Breakdown, Status, StatusCounts};
-use crate::rows::{Reason, Row, RowWriter};
+use crate::rows::{BoardRow, Reason, Row, RowWriter};
+use crate::variant::{Board, BoardRules, Symbols, VariantSolver, MAX_CELLS};
 
 /// Most line numbers of non-unique records kept for `--require-unique` messages.
 pub(crate) const KEEP_NOT_UNIQUE: usize = 10;
@@ -24,6 +25,8 @@ pub struct Worker<J: Job> {
     state: J::Worker,
     histogram: Histogram<u64>,
     scratch: RecordScratch,
+    /// The variant engine, made when the first variant board arrives.
+    boards: Option<VariantSolver>,
 }
 
 impl<J: Job> Worker<J> {
@@ -33,6 +36,7 @@ impl<J: Job> Worker<J> {
             state: job.worker(),
             histogram: new_histogram(),
             scratch: RecordScratch::default(),
+            boards: None,
         }
     }
 
@@ -173,6 +177,53 @@ pub struct Setup<'a, J> {
     pub layout: &'a Layout,
     /// How rows are written.
     pub rows: &'a RowWriter,
+    /// How records are read as variant boards.
+    pub boards: &'a BoardSetup,
+}
+
+/// How a run reads variant boards: the rules, and the alphabet of each size made once.
+#[derive(Clone, Debug)]
+pub struct BoardSetup {
+    rules: BoardRules,
+    all: bool,
+    alphabets: [Symbols; 4],
+}
+
+impl BoardSetup {
+    /// The setup for `rules` (checked by [`BoardRules::check`] beforehand).
+    pub fn new(rules: BoardRules) -> BoardSetup {
+        let alphabets = [4, 9, 16, 25].map(|side| rules.symbols_for(side));
+        BoardSetup {
+            all: rules.all_boards(),
+            rules,
+            alphabets,
+        }
+    }
+
+    fn symbols(&self, side: usize) -> &Symbols {
+        &self.alphabets[match side {
+            4 => 0,
+            9 => 1,
+            16 => 2,
+            _ => 3,
+        }]
+    }
+
+    /// True when `record` is read as a variant board: always under rules other than
+    /// classic 9x9, else when its text has 16, 256 or 625 cells.
+    #[inline]
+    fn takes(&self, record: &Record<'_>) -> bool {
+        self.all
+            || (matches!(record.puzzle, Err(RecordError::Parse(_)))
+                && record.marks.is_none()
+                && matches!(record.raw.trim_ascii().len(), 16 | 256 | 625))
+    }
+}
+
+impl Default for BoardSetup {
+    fn default() -> Self {
+        BoardSetup::new(BoardRules::default())
+    }
 }
 
 // Not derived: a derive would ask `J: Copy`, and only the references are copied.
@@ -193,14 +244,25 @@ pub fn process_chunk<J: Job>(
     out: &mut Vec<u8>,
     tally: &mut Tally,
 ) {
-    let Setup { job, layout, rows } = setup;
+    let Setup {
+        job,
+        layout,
+        rows,
+        boards,
+    } = setup;
     let uniqueness = job.checks_uniqueness();
     let Worker {
         state,
         histogram,
         scratch,
+        boards: engine,
     } = worker;
     for_each_record(bytes, first_line, layout, scratch, |record| {
+        if boards.takes(&record) {
+            let engine = engine.get_or_insert_with(|| VariantSolver::new(boards.rules.variant));
+            board_row(job, engine, histogram, boards, rows, &record, out, tally);
+            return;
+        }
         let (answer, reason) = answer(job, state, histogram, &record.puzzle, record.marks.as_ref());
         let mismatch = mismatch(&record, answer.solution.as_ref());
         tally.add(record.line, answer.status, mismatch, uniqueness);
@@ -212,6 +274,7 @@ pub fn process_chunk<J: Job>(
             &Row {
                 line: record.line,
                 puzzle: record.puzzle.as_ref().map_err(|_| record.raw),
+                board: None,
                 puzzle_text: record.marks.as_ref().map(|_| record.raw),
                 status: answer.status,
                 solution: answer.solution.as_ref(),
@@ -223,6 +286,80 @@ pub fn process_chunk<J: Job>(
         );
         tally.rows += 1;
     });
+}
+
+/// One variant board record: parse, run, time, count, write.
+#[allow(clippy::too_many_arguments)]
+#[inline(never)]
+fn board_row<J: Job>(
+    job: &J,
+    engine: &mut VariantSolver,
+    histogram: &mut Histogram<u64>,
+    boards: &BoardSetup,
+    rows: &RowWriter,
+    record: &Record<'_>,
+    out: &mut Vec<u8>,
+    tally: &mut Tally,
+) {
+    let rules = &boards.rules;
+    let parsed = match (&record.puzzle, &record.marks) {
+        (Ok(grid), None) if rules.symbols.is_none() && rules.size.is_none_or(|s| s == 9) => {
+            Ok(Board::from_grid(grid))
+        }
+        _ => Board::parse(record.raw, rules.size, rules.symbols.as_ref()),
+    };
+    let (status, solution, reason) = match &parsed {
+        Err(e) => (Status::Invalid, None, Some(Reason::Board(*e))),
+        Ok(board) => {
+            let start = Instant::now();
+            match job.run_board(engine, board) {
+                None => (Status::Invalid, None, Some(Reason::BoardsNotSupported)),
+                Some(answer) => {
+                    histogram.saturating_record((start.elapsed().as_nanos() as u64).max(1));
+                    let reason = answer.problem.map(|problem| match problem {
+                        Ok(clash) => Reason::BoardClash {
+                            symbol: boards.symbols(board.side()).symbol(clash.value),
+                            kind: clash.kind,
+                            number: clash.number,
+                        },
+                        Err(e) => Reason::Geometry(e),
+                    });
+                    (answer.status, answer.solution, reason)
+                }
+            }
+        }
+    };
+    let mismatch = match (&record.expected, &solution) {
+        (None, _) => false,
+        (Some(Ok(expected)), Some(found)) => Board::from_grid(expected) != *found,
+        (Some(_), _) => true,
+    };
+    tally.add(record.line, status, mismatch, job.checks_uniqueness());
+    let (mut puzzle_text, mut solution_text) = ([0u8; MAX_CELLS], [0u8; MAX_CELLS]);
+    let board = parsed.as_ref().ok().map(|board| {
+        let symbols = boards.symbols(board.side());
+        BoardRow {
+            side: board.side(),
+            box_side: (2..=5).find(|n| n * n == board.side()).unwrap_or(3),
+            puzzle: board.write(symbols, &mut puzzle_text),
+            solution: solution.map(|s| s.write(symbols, &mut solution_text)),
+        }
+    });
+    rows.row(
+        &Row {
+            line: record.line,
+            puzzle: Err(record.raw),
+            board,
+            puzzle_text: None,
+            status,
+            solution: None,
+            reason,
+            mismatch,
+            extra: &J::Extra::default(),
+        },
+        out,
+    );
+    tally.rows += 1;
 }
 
 /// True when the input gave a solution and it is not the one found (or is malformed).

@@ -54,6 +54,11 @@ pub(super) fn row<E: Columns>(
         out.extend_from_slice(b" (pencil marks; cells with one candidate shown)");
     }
     out.push(b'\n');
+    if let Some(board) = row.board {
+        board_rows(&board, out);
+        out.push(b'\n');
+        return;
+    }
     match row.puzzle {
         Ok(puzzle) => {
             for r in 0..9 {
@@ -100,5 +105,44 @@ fn grid_row(grid: &Grid, r: usize, out: &mut Vec<u8>) {
             0 => b'.',
             d => b'0' + d,
         });
+    }
+}
+
+/// A variant board drawn like a 9x9 one: symbols separated by spaces, `|` between boxes,
+/// a dashed line between bands, the solution beside the puzzle.
+fn board_rows(board: &super::BoardRow<'_>, out: &mut Vec<u8>) {
+    let (side, n) = (board.side, board.box_side);
+    let band_line = |out: &mut Vec<u8>| {
+        for b in 0..n {
+            if b > 0 {
+                out.push(b'+');
+            }
+            let width = 2 * n + usize::from(b > 0) + usize::from(b + 1 < n) - 1;
+            out.extend(std::iter::repeat_n(b'-', width));
+        }
+    };
+    let text_row = |text: &[u8], r: usize, out: &mut Vec<u8>| {
+        for c in 0..side {
+            if c > 0 {
+                out.extend_from_slice(if c % n == 0 { b" | " } else { b" " });
+            }
+            out.push(text[r * side + c]);
+        }
+    };
+    for r in 0..side {
+        if r > 0 && r % n == 0 {
+            band_line(out);
+            if board.solution.is_some() {
+                out.extend_from_slice(GAP);
+                band_line(out);
+            }
+            out.push(b'\n');
+        }
+        text_row(board.puzzle, r, out);
+        if let Some(solution) = board.solution {
+            out.extend_from_slice(GAP);
+            text_row(solution, r, out);
+        }
+        out.push(b'\n');
     }
 }

@@ -29,7 +29,7 @@ pub(super) fn line<E: Columns>(row: &Row<'_, E>, out: &mut Vec<u8>) {
 /// The puzzle, or a malformed record's text with anything but printable non-space
 /// ASCII shown as `?` so that the line keeps its fields.
 fn write_puzzle<E>(row: &Row<'_, E>, out: &mut Vec<u8>) {
-    if let Some(text) = row.puzzle_text {
+    if let Some(text) = row.board.map(|b| b.puzzle).or(row.puzzle_text) {
         out.extend_from_slice(text);
         return;
     }
@@ -47,9 +47,10 @@ fn write_puzzle<E>(row: &Row<'_, E>, out: &mut Vec<u8>) {
 }
 
 fn write_solution<E>(row: &Row<'_, E>, out: &mut Vec<u8>) {
-    match row.solution {
-        Some(s) => write_grid(out, s),
-        None => out.push(b'-'),
+    match (row.board.map(|b| b.solution), row.solution) {
+        (Some(Some(text)), _) => out.extend_from_slice(text),
+        (None, Some(s)) => write_grid(out, s),
+        _ => out.push(b'-'),
     }
 }
 

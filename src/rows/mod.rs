@@ -18,6 +18,7 @@ use crate::grid::{Clash, Grid};
 use crate::input::{Format, Layout, RecordError};
 use crate::jobs::Columns;
 use crate::report::Status;
+use crate::variant::{BoardError, GeometryError, UnitKind};
 
 /// The columns every job writes, in order, before its own.
 pub const COLUMNS: &[&str] = &["line", "puzzle", "solution", "status", "reason", "mismatch"];
@@ -45,6 +46,21 @@ pub enum Reason {
     Record(RecordError),
     /// Two givens clash.
     Clash(Clash),
+    /// The record is not a board of the size, symbols or rules asked for (variants).
+    Board(BoardError),
+    /// The rules asked for do not exist at the record's size.
+    Geometry(GeometryError),
+    /// Two givens of a variant board clash: the symbol and the unit.
+    BoardClash {
+        /// The repeated symbol, as written.
+        symbol: u8,
+        /// The kind of unit.
+        kind: UnitKind,
+        /// Its 1-based number among units of its kind.
+        number: u8,
+    },
+    /// The command does not take variant boards.
+    BoardsNotSupported,
 }
 
 impl Reason {
@@ -67,6 +83,30 @@ impl fmt::Display for Described<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match (self.reason, self.csv_column) {
             (Reason::Clash(c), _) => write!(f, "{c}"),
+            (Reason::Board(e), Some(column)) => write!(f, "{column}: {e}"),
+            (Reason::Board(e), None) => write!(f, "{e}"),
+            (Reason::Geometry(e), _) => write!(f, "{e}"),
+            (
+                Reason::BoardClash {
+                    symbol,
+                    kind,
+                    number,
+                },
+                _,
+            ) => {
+                write!(f, "{} given twice in ", *symbol as char)?;
+                match kind {
+                    UnitKind::Row => write!(f, "row {number}"),
+                    UnitKind::Column => write!(f, "column {number}"),
+                    UnitKind::Box => write!(f, "box {number}"),
+                    UnitKind::Diagonal => f.write_str("the main diagonal"),
+                    UnitKind::AntiDiagonal => f.write_str("the anti-diagonal"),
+                    UnitKind::Window => write!(f, "window {number}"),
+                }
+            }
+            (Reason::BoardsNotSupported, _) => {
+                f.write_str("only solve and classify take boards other than classic 9x9")
+            }
             (Reason::Record(RecordError::Parse(e)), Some(column)) => write!(f, "{column}: {e}"),
             (Reason::Record(RecordError::Parse(e)), None) => write!(f, "{e}"),
             (Reason::Record(RecordError::NoGrid), _) => f.write_str("no puzzle on the line"),
@@ -97,6 +137,9 @@ pub struct Row<'a, E> {
     pub line: u64,
     /// The puzzle as parsed, or the record's raw text when it is malformed.
     pub puzzle: Result<&'a Grid, &'a [u8]>,
+    /// A variant board's puzzle and solution as text; written instead of `puzzle` and
+    /// `solution` when set.
+    pub board: Option<BoardRow<'a>>,
     /// Text written in place of `puzzle` in full (a pencil-mark record's 729 marks).
     pub puzzle_text: Option<&'a [u8]>,
     /// The status.
@@ -109,6 +152,19 @@ pub struct Row<'a, E> {
     pub mismatch: bool,
     /// The job's own columns.
     pub extra: &'a E,
+}
+
+/// A variant board's texts for a row.
+#[derive(Clone, Copy, Debug)]
+pub struct BoardRow<'a> {
+    /// Symbols per unit (4, 9, 16 or 25).
+    pub side: usize,
+    /// Side of a box.
+    pub box_side: usize,
+    /// The puzzle, `.` for empty cells.
+    pub puzzle: &'a [u8],
+    /// The solution, if one was found.
+    pub solution: Option<&'a [u8]>,
 }
 
 /// Writes rows of one run in one format.

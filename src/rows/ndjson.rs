@@ -16,15 +16,17 @@ pub(super) fn row<E: Columns>(
     out.extend_from_slice(b"{\"line\":");
     write_u64(out, row.line);
     key(out, COLUMNS[1]);
-    match (row.puzzle_text, row.puzzle) {
-        (Some(text), _) => string(out, text),
-        (None, Ok(grid)) => grid_string(out, grid),
-        (None, Err(raw)) => string(out, &raw[..raw.len().min(100)]),
+    match (row.board, row.puzzle_text, row.puzzle) {
+        (Some(board), _, _) => string(out, board.puzzle),
+        (None, Some(text), _) => string(out, text),
+        (None, None, Ok(grid)) => grid_string(out, grid),
+        (None, None, Err(raw)) => string(out, &raw[..raw.len().min(100)]),
     }
     key(out, COLUMNS[2]);
-    match row.solution {
-        Some(s) => grid_string(out, s),
-        None => out.extend_from_slice(b"null"),
+    match (row.board.map(|b| b.solution), row.solution) {
+        (Some(Some(text)), _) => string(out, text),
+        (None, Some(s)) => grid_string(out, s),
+        _ => out.extend_from_slice(b"null"),
     }
     key(out, COLUMNS[3]);
     string(out, row.status.word().as_bytes());

@@ -533,6 +533,7 @@ pub(super) async fn generate(
                 &Row {
                     line: index as u64 + 1,
                     puzzle: Ok(&made.puzzle),
+                    board: None,
                     puzzle_text: None,
                     status: Status::Unique,
                     solution: Some(&made.solution),

@@ -91,4 +91,4 @@ pub fn load(name: &str) -> Vec<Loaded> {
 }
 
 #[allow(unused_imports)]
-pub use reference::reference_count;
+pub use reference::{reference_count, reference_count_board, reference_units};
