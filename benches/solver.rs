@@ -22,7 +22,7 @@ fn load(name: &str) -> Vec<Grid> {
         .join(name);
     let bytes = std::fs::read(&path).unwrap();
     let layout = detect_layout(&bytes, None, &ColumnChoice::Auto).unwrap();
-    sudoku_batch::bench::load(&bytes, &layout).puzzles
+    sudoku_batch::bench::load(&bytes, &layout, &Default::default()).puzzles
 }
 
 fn solvers(c: &mut Criterion) {

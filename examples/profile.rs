@@ -7,7 +7,7 @@ fn main() {
     let reps: usize = std::env::args().nth(2).map_or(10, |s| s.parse().unwrap());
     let bytes = std::fs::read(&path).unwrap();
     let layout = detect_layout(&bytes, None, &ColumnChoice::Auto).unwrap();
-    let puzzles = sudoku_batch::bench::load(&bytes, &layout).puzzles;
+    let puzzles = sudoku_batch::bench::load(&bytes, &layout, &Default::default()).puzzles;
     let peer = std::env::args().nth(3).is_some_and(|s| s == "peer");
     let as_sudoku: Vec<sudoku::Sudoku> = puzzles
         .iter()

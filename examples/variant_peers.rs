@@ -3,7 +3,7 @@
 //! bundled puzzles, one thread, each classifying (two solutions looked for):
 //!
 //! ```sh
-//! cargo run --release --example variant_peers [ROUNDS] [PUZZLES_PER_SET]
+//! cargo run --release --example variant_peers [ROUNDS] [PUZZLES_PER_SET] [SET_FILTER]
 //! ```
 //!
 //! Every engine's answer is checked (all puzzles are unique) before it is timed.
@@ -61,6 +61,7 @@ fn main() {
         .and_then(|a| a.parse().ok())
         .unwrap_or(50);
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data/variants");
+    let only = std::env::args().nth(3).unwrap_or_default();
     println!("| set | puzzles | sudoku-batch /s | sudoku-variants /s | yasgs /s | ours / sudoku-variants | ours / yasgs |");
     println!("|---|--:|--:|--:|--:|--:|--:|");
     for (file, side, diagonal) in [
@@ -71,6 +72,9 @@ fn main() {
         ("solo-diagonal-16x16.txt", 16, true),
         ("solo-25x25.txt", 25, false),
     ] {
+        if !file.contains(&only) {
+            continue;
+        }
         let whole = std::fs::read_to_string(root.join(file)).unwrap();
         // The first `limit` puzzles (the peers take seconds per large puzzle).
         let text: String = whole

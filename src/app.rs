@@ -443,6 +443,7 @@ fn load_puzzles(
     path: &Path,
     format: FormatArg,
     column: &Option<String>,
+    rules: &BoardRules,
 ) -> Result<bench::Loaded, AppError> {
     if is_stdin(path) {
         return Err(AppError::Other(
@@ -452,13 +453,21 @@ fn load_puzzles(
     let bytes = input::open_file(path, false)?;
     let layout =
         input::detect_layout(bytes.bytes(), format_choice(format), &column_choice(column))?;
-    let loaded = bench::load(bytes.bytes(), &layout);
+    let loaded = bench::load(bytes.bytes(), &layout, rules);
     bytes.check_unchanged(path)?;
     Ok(loaded)
 }
 
 fn run_bench(args: &cli::BenchArgs) -> Result<ExitCode, AppError> {
-    let loaded = load_puzzles(&args.input, args.format, &args.column)?;
+    let rules = board_rules(&args.boards)?;
+    let loaded = load_puzzles(&args.input, args.format, &args.column, &rules)?;
+    let boards = !loaded.boards.is_empty();
+    if boards && args.engine == EngineArg::Dlx {
+        return Err(AppError::Other(
+            "--engine dlx times classic 9x9 puzzles only; variant boards use the variant engine"
+                .into(),
+        ));
+    }
     let mode = match args.mode {
         cli::BenchMode::Solve => bench::BenchMode::Solve,
         cli::BenchMode::Count => bench::BenchMode::Count,
@@ -470,7 +479,7 @@ fn run_bench(args: &cli::BenchArgs) -> Result<ExitCode, AppError> {
             threads.push(default_threads());
         }
     }
-    if loaded.puzzles.is_empty() {
+    if loaded.puzzles.is_empty() && !boards {
         return Err(AppError::Other(format!(
             "{}: no valid puzzles to time ({} invalid records)",
             args.input.display(),
@@ -478,6 +487,7 @@ fn run_bench(args: &cli::BenchArgs) -> Result<ExitCode, AppError> {
         )));
     }
     let effort = match args.engine {
+        _ if boards => bench::board_effort(&loaded.boards, rules.variant, mode),
         EngineArg::Fast => bench::effort::<Solver>(&loaded.puzzles, mode),
         EngineArg::Dlx => bench::effort::<Dlx>(&loaded.puzzles, mode),
     };
@@ -485,6 +495,14 @@ fn run_bench(args: &cli::BenchArgs) -> Result<ExitCode, AppError> {
     let mut histograms: Vec<Histogram<u64>> = Vec::new();
     for &t in &threads {
         let measured = match args.engine {
+            _ if boards => bench::measure_boards(
+                &loaded.boards,
+                rules.variant,
+                mode,
+                t,
+                args.warmup,
+                args.rounds,
+            ),
             EngineArg::Fast => {
                 bench::measure::<Solver>(&loaded.puzzles, mode, t, args.warmup, args.rounds)
             }
@@ -532,8 +550,8 @@ fn run_bench(args: &cli::BenchArgs) -> Result<ExitCode, AppError> {
     }
     let report = BenchReport {
         input: args.input.display().to_string(),
-        records: loaded.puzzles.len() as u64 + loaded.invalid,
-        timed: loaded.puzzles.len() as u64,
+        records: (loaded.puzzles.len() + loaded.boards.len()) as u64 + loaded.invalid,
+        timed: (loaded.puzzles.len() + loaded.boards.len()) as u64,
         invalid: loaded.invalid,
         parse_seconds: loaded.parse_seconds,
         mode,
@@ -572,7 +590,12 @@ fn per_thread_path(path: &Path, threads: usize) -> PathBuf {
 }
 
 fn run_corpus(args: &cli::CorpusArgs) -> Result<ExitCode, AppError> {
-    let loaded = load_puzzles(&args.from, args.format, &args.column)?;
+    let loaded = load_puzzles(
+        &args.from,
+        args.format,
+        &args.column,
+        &BoardRules::default(),
+    )?;
     if loaded.puzzles.is_empty() {
         return Err(AppError::Other(format!(
             "{}: no valid puzzles to transform",

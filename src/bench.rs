@@ -15,6 +15,7 @@ use crate::grid::Grid;
 use crate::input::{for_each_record_of, Layout};
 use crate::report::{new_histogram, Latency};
 use crate::solver::Outcome;
+use crate::variant::{Board, BoardCount, BoardRules, Geometry, Variant, VariantSolver};
 
 /// Most puzzles handed to a worker at a time during a timed pass; small inputs use
 /// smaller batches so every thread gets dozens of them (load balance).
@@ -35,20 +36,45 @@ pub enum BenchMode {
 pub struct Loaded {
     /// Well-formed puzzles without clashing givens.
     pub puzzles: Vec<Grid>,
+    /// Variant boards (when the rules ask for them, or the file holds no 9x9 puzzles).
+    pub boards: Vec<Board>,
     /// Records excluded from timing (malformed or clashing givens).
     pub invalid: u64,
     /// Seconds spent finding and parsing records.
     pub parse_seconds: f64,
 }
 
-/// Finds and parses every record of `data`, keeping the valid puzzles.
-pub fn load(data: &[u8], layout: &Layout) -> Loaded {
+/// Finds and parses every record of `data`, keeping the valid puzzles: classic 9x9
+/// grids, or variant boards when `rules` ask for them or no record is a 9x9 grid.
+pub fn load(data: &[u8], layout: &Layout, rules: &BoardRules) -> Loaded {
     let start = Instant::now();
     let mut loaded = Loaded::default();
-    for_each_record_of(data, layout, |record| match record.puzzle {
-        Ok(grid) if grid.find_clash().is_none() => loaded.puzzles.push(grid),
-        _ => loaded.invalid += 1,
-    });
+    if !rules.all_boards() {
+        for_each_record_of(data, layout, |record| match record.puzzle {
+            Ok(grid) if grid.find_clash().is_none() => loaded.puzzles.push(grid),
+            _ => loaded.invalid += 1,
+        });
+    }
+    if loaded.puzzles.is_empty() {
+        let geometries: Vec<Geometry> = [4, 9, 16, 25]
+            .into_iter()
+            .filter_map(|side| Geometry::new(side, rules.variant).ok())
+            .collect();
+        loaded.invalid = 0;
+        for_each_record_of(data, layout, |record| {
+            let board = Board::parse(record.raw, rules.size, rules.symbols.as_ref());
+            let fits = |b: &Board| {
+                geometries
+                    .iter()
+                    .find(|g| g.side() == b.side())
+                    .is_some_and(|g| b.find_clash(g).is_none())
+            };
+            match board {
+                Ok(b) if fits(&b) => loaded.boards.push(b),
+                _ => loaded.invalid += 1,
+            }
+        });
+    }
     loaded.parse_seconds = start.elapsed().as_secs_f64();
     loaded
 }
@@ -149,11 +175,74 @@ pub fn measure<E: Engine>(
     warmup: u32,
     rounds: u32,
 ) -> Result<(Vec<f64>, Histogram<u64>), rayon::ThreadPoolBuildError> {
+    measure_with(
+        puzzles,
+        (threads, warmup, rounds),
+        E::boxed,
+        |solver: &mut Box<E>, p: &Grid| run_one(&mut **solver, p, mode),
+    )
+}
+
+/// Search effort of the variant engine on `boards`, untimed.
+pub fn board_effort(boards: &[Board], variant: Variant, mode: BenchMode) -> Effort {
+    let mut engine = VariantSolver::new(variant);
+    let (mut guesses, mut no_guess) = (0u64, 0u64);
+    for b in boards {
+        let g = run_board(&mut engine, b, mode).map_or(0, |c| c.guesses);
+        guesses += g;
+        no_guess += u64::from(g == 0);
+    }
+    let n = boards.len().max(1) as f64;
+    Effort {
+        guesses_per_puzzle: guesses as f64 / n,
+        no_guess_percent: 100.0 * no_guess as f64 / n,
+    }
+}
+
+#[inline]
+fn run_board(engine: &mut VariantSolver, board: &Board, mode: BenchMode) -> Option<BoardCount> {
+    let limit = match mode {
+        BenchMode::Solve => 1,
+        BenchMode::Count => 2,
+    };
+    engine.count(board, limit).ok()?.ok()
+}
+
+/// [`measure`] for variant boards on the variant engine.
+pub fn measure_boards(
+    boards: &[Board],
+    variant: Variant,
+    mode: BenchMode,
+    threads: usize,
+    warmup: u32,
+    rounds: u32,
+) -> Result<(Vec<f64>, Histogram<u64>), rayon::ThreadPoolBuildError> {
+    measure_with(
+        boards,
+        (threads, warmup, rounds),
+        || VariantSolver::new(variant),
+        |engine: &mut VariantSolver, b: &Board| run_board(engine, b, mode).is_some(),
+    )
+}
+
+/// The timing loop for any puzzle type and per-thread engine.
+fn measure_with<P, S, M, R>(
+    puzzles: &[P],
+    (threads, warmup, rounds): (usize, u32, u32),
+    make: M,
+    run: R,
+) -> Result<(Vec<f64>, Histogram<u64>), rayon::ThreadPoolBuildError>
+where
+    P: Sync,
+    S: Send,
+    M: Fn() -> S,
+    R: Fn(&mut S, &P) -> bool + Sync,
+{
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()?;
-    let workers: Vec<Mutex<(Box<E>, Histogram<u64>)>> = (0..threads)
-        .map(|_| Mutex::new((E::boxed(), new_histogram())))
+    let workers: Vec<Mutex<(S, Histogram<u64>)>> = (0..threads)
+        .map(|_| Mutex::new((make(), new_histogram())))
         .collect();
     let batch = (puzzles.len() / (threads * 32)).clamp(1, MAX_BATCH);
     let pass = |timed: bool| {
@@ -165,7 +254,7 @@ pub fn measure<E: Engine>(
                 let (solver, histogram) = &mut *guard;
                 for p in batch {
                     let t = Instant::now();
-                    std::hint::black_box(run_one(&mut **solver, std::hint::black_box(p), mode));
+                    std::hint::black_box(run(solver, std::hint::black_box(p)));
                     if timed {
                         histogram.saturating_record((t.elapsed().as_nanos() as u64).max(1));
                     }

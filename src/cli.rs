@@ -380,6 +380,9 @@ pub struct BenchArgs {
     /// Engine to time.
     #[arg(long, value_enum, default_value_t = EngineArg::Fast)]
     pub engine: EngineArg,
+    /// Geometry and rules of the boards (variant boards are timed on the variant engine).
+    #[command(flatten)]
+    pub boards: BoardArgs,
     /// Untimed passes before timing.
     #[arg(long, default_value_t = 1, value_name = "N")]
     pub warmup: u32,

@@ -63,6 +63,7 @@ pub fn merge(reports: &[RunReport]) -> Result<(RunReport, Histogram<u64>), Merge
     merged.wall_seconds = 0.0;
     merged.first_not_unique.clear();
     merged.disagree = None;
+    merged.cross_checked = None;
     merged.first_disagree.clear();
     merged.difficulty = None;
     merged.givens = None;
@@ -95,6 +96,9 @@ pub fn merge(reports: &[RunReport]) -> Result<(RunReport, Histogram<u64>), Merge
         merged.wall_seconds = merged.wall_seconds.max(r.wall_seconds);
         if let Some(n) = r.disagree {
             *merged.disagree.get_or_insert(0) += n;
+        }
+        if let Some(n) = r.cross_checked {
+            *merged.cross_checked.get_or_insert(0) += n;
         }
         for &line in &r.first_disagree {
             if merged.first_disagree.len() < 10 {

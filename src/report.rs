@@ -238,6 +238,10 @@ pub struct RunReport {
     /// Line numbers of the first of them, at most 10.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub first_disagree: Vec<u64>,
+    /// Records both engines classified (`classify --cross-check`; malformed records and
+    /// variant boards, which have one engine, are not).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cross_checked: Option<u64>,
     /// Records per difficulty level (`grade`, `generate`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub difficulty: Option<LevelCounts>,
@@ -307,7 +311,10 @@ impl RunReport {
         }
         match self.disagree {
             None => {}
-            Some(0) => parts.push("engines agree on every record".to_string()),
+            Some(0) => parts.push(format!(
+                "engines agree on all {} records checked",
+                self.cross_checked.unwrap_or(0)
+            )),
             Some(n) => {
                 let lines: Vec<String> = self.first_disagree.iter().map(u64::to_string).collect();
                 parts.push(format!(

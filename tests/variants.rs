@@ -322,3 +322,44 @@ fn custom_symbols_read_and_write_the_same_alphabet() {
         assert!(row[2].bytes().all(|b| b"0123456789ABCDEF".contains(&b)));
     }
 }
+
+#[test]
+fn bench_times_variant_boards_on_the_variant_engine() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("bench.json");
+    for (file, extra) in [
+        ("variants/solo-16x16.txt", vec![]),
+        (
+            "variants/solo-diagonal-9x9.txt",
+            vec!["--variant", "diagonal"],
+        ),
+    ] {
+        let path = common::data(file);
+        let mut args = vec![
+            "bench",
+            path.to_str().unwrap(),
+            "--threads",
+            "1",
+            "--rounds",
+            "1",
+            "--warmup",
+            "0",
+            "--json",
+            json.to_str().unwrap(),
+        ];
+        args.extend(extra);
+        let (code, _, err) = run(&args);
+        assert_eq!(code, Some(0), "{err}");
+        let report: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+        let lines = std::fs::read_to_string(&path).unwrap().lines().count() as u64;
+        assert_eq!(report["timed"], lines, "{file}");
+        assert_eq!(report["invalid"], 0, "{file}");
+        assert!(
+            report["results"][0]["puzzles_per_sec"]["median"]
+                .as_f64()
+                .unwrap()
+                > 0.0
+        );
+    }
+}

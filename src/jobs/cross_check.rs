@@ -7,11 +7,12 @@
 use std::marker::PhantomData;
 
 use super::classify::answer;
-use super::{Answer, Columns, Job, Value};
+use super::{Answer, BoardAnswer, Classify, Columns, Job, Value};
 use crate::dlx::Dlx;
 use crate::engine::Engine;
 use crate::grid::Grid;
 use crate::solver::{Classification, Solver};
+use crate::variant::{Board, VariantSolver};
 
 /// Classification by `A`, checked by `B`.
 pub struct CrossCheck<A = Solver, B = Dlx>(PhantomData<fn() -> (A, B)>);
@@ -84,6 +85,12 @@ impl<A: Engine, B: Engine> Job for CrossCheck<A, B> {
 
     fn worker(&self) -> (Box<A>, Box<B>) {
         (A::boxed(), B::boxed())
+    }
+
+    /// Variant boards have one engine so far: classified, not cross-checked (column
+    /// `engines` stays empty).
+    fn run_board(&self, engine: &mut VariantSolver, board: &Board) -> Option<BoardAnswer> {
+        Classify::<A>::default().run_board(engine, board)
     }
 
     #[inline]

@@ -341,6 +341,7 @@ impl Driven {
             latency_ns: Latency::from_histogram(&histogram),
             first_not_unique: self.tally.not_unique().to_vec(),
             disagree: cross_checked.then_some(disagree),
+            cross_checked: cross_checked.then_some(self.tally.checked),
             first_disagree: self.tally.disagreements().to_vec(),
             difficulty: self.tally.breakdown.level_counts(),
             givens: self.tally.breakdown.givens_counts(),

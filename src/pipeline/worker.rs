@@ -107,6 +107,8 @@ pub struct Tally {
     pub breakdown: Breakdown,
     /// Rows formatted.
     pub rows: u64,
+    /// Records classified by two engines (`--cross-check`).
+    pub checked: u64,
     /// Records on which two engines disagreed (`--cross-check`).
     pub disagree: u64,
     /// Line numbers of the first of them.
@@ -161,6 +163,7 @@ impl Tally {
             self.add_disagreement(line);
         }
         self.disagree += part.disagree - kept;
+        self.checked += part.checked;
     }
 
     /// The kept line numbers of records that are not `unique`.
@@ -267,8 +270,11 @@ pub fn process_chunk<J: Job>(
         let mismatch = mismatch(&record, answer.solution.as_ref());
         tally.add(record.line, answer.status, mismatch, uniqueness);
         answer.extra.count(&mut tally.breakdown);
-        if answer.extra.cross_check() == Some(false) {
-            tally.add_disagreement(record.line);
+        if let Some(agree) = answer.extra.cross_check() {
+            tally.checked += 1;
+            if !agree {
+                tally.add_disagreement(record.line);
+            }
         }
         rows.row(
             &Row {
