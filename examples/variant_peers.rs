@@ -11,7 +11,9 @@
 use std::time::Instant;
 
 use sudoku_batch::variant::{Board, Variant, VariantSolver};
-use sudoku_variants::constraint::{CompositeConstraint, DefaultConstraint, DiagonalsConstraint};
+use sudoku_variants::constraint::{
+    CompositeConstraint, Constraint, DefaultConstraint, DiagonalsConstraint,
+};
 use sudoku_variants::solver::strategy::{
     CompositeStrategy, NakedSingleStrategy, OnlyCellStrategy, StrategicBacktrackingSolver,
 };
@@ -45,6 +47,32 @@ fn yasgs_code(v: &[u8]) -> String {
     v.iter()
         .map(|&x| ALPHABET[usize::from(x)] as char)
         .collect()
+}
+
+/// Puzzles per second of `solver` from sudoku-variants under `constraint`, each answer
+/// checked unique first.
+fn time_peer<C: Constraint + Clone>(
+    puzzles: &[Vec<u8>],
+    side: usize,
+    constraint: C,
+    solver: &impl Solver,
+    rounds: u32,
+    file: &str,
+) -> f64 {
+    let sudokus: Vec<_> = puzzles
+        .iter()
+        .map(|p| Sudoku::parse(&variants_code(p, side), constraint.clone()).unwrap())
+        .collect();
+    for s in &sudokus {
+        assert!(matches!(solver.solve(s), Solution::Unique(_)), "{file}");
+    }
+    let started = Instant::now();
+    for _ in 0..rounds {
+        for s in &sudokus {
+            std::hint::black_box(solver.solve(s));
+        }
+    }
+    rate(sudokus.len(), rounds, started)
 }
 
 fn rate(n: usize, rounds: u32, started: Instant) -> f64 {
@@ -111,37 +139,11 @@ fn main() {
             NakedSingleStrategy,
             OnlyCellStrategy,
         ));
-        let constraint = CompositeConstraint::new(DefaultConstraint, DiagonalsConstraint);
         let theirs_rate = if diagonal {
-            let sudokus: Vec<_> = puzzles
-                .iter()
-                .map(|p| Sudoku::parse(&variants_code(p, side), constraint.clone()).unwrap())
-                .collect();
-            for s in &sudokus {
-                assert!(matches!(solver.solve(s), Solution::Unique(_)), "{file}");
-            }
-            let started = Instant::now();
-            for _ in 0..rounds {
-                for s in &sudokus {
-                    std::hint::black_box(solver.solve(s));
-                }
-            }
-            rate(sudokus.len(), rounds, started)
+            let constraint = CompositeConstraint::new(DefaultConstraint, DiagonalsConstraint);
+            time_peer(&puzzles, side, constraint, &solver, rounds, file)
         } else {
-            let sudokus: Vec<_> = puzzles
-                .iter()
-                .map(|p| Sudoku::parse(&variants_code(p, side), DefaultConstraint).unwrap())
-                .collect();
-            for s in &sudokus {
-                assert!(matches!(solver.solve(s), Solution::Unique(_)), "{file}");
-            }
-            let started = Instant::now();
-            for _ in 0..rounds {
-                for s in &sudokus {
-                    std::hint::black_box(solver.solve(s));
-                }
-            }
-            rate(sudokus.len(), rounds, started)
+            time_peer(&puzzles, side, DefaultConstraint, &solver, rounds, file)
         };
 
         // yasgs (classic rules only).

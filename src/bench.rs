@@ -142,18 +142,10 @@ pub struct BenchReport {
 /// Measures search effort with one engine, untimed.
 pub fn effort<E: Engine>(puzzles: &[Grid], mode: BenchMode) -> Effort {
     let mut solver = E::boxed();
-    let (mut guesses, mut no_guess) = (0u64, 0u64);
-    for p in puzzles {
+    effort_of(puzzles.iter().map(|p| {
         run_one(&mut *solver, p, mode);
-        let g = solver.stats().guesses;
-        guesses += g as u64;
-        no_guess += (g == 0) as u64;
-    }
-    let n = puzzles.len().max(1) as f64;
-    Effort {
-        guesses_per_puzzle: guesses as f64 / n,
-        no_guess_percent: 100.0 * no_guess as f64 / n,
-    }
+        solver.stats().guesses as u64
+    }))
 }
 
 #[inline]
@@ -186,15 +178,24 @@ pub fn measure<E: Engine>(
 /// Search effort of the variant engine on `boards`, untimed.
 pub fn board_effort(boards: &[Board], variant: Variant, mode: BenchMode) -> Effort {
     let mut engine = VariantSolver::new(variant);
-    let (mut guesses, mut no_guess) = (0u64, 0u64);
-    for b in boards {
-        let g = run_board(&mut engine, b, mode).map_or(0, |c| c.guesses);
-        guesses += g;
+    effort_of(
+        boards
+            .iter()
+            .map(|b| run_board(&mut engine, b, mode).map_or(0, |c| c.guesses)),
+    )
+}
+
+/// Mean guesses and the share without any, from each puzzle's guesses.
+fn effort_of(guesses: impl Iterator<Item = u64>) -> Effort {
+    let (mut total, mut no_guess, mut n) = (0u64, 0u64, 0u64);
+    for g in guesses {
+        total += g;
         no_guess += u64::from(g == 0);
+        n += 1;
     }
-    let n = boards.len().max(1) as f64;
+    let n = n.max(1) as f64;
     Effort {
-        guesses_per_puzzle: guesses as f64 / n,
+        guesses_per_puzzle: total as f64 / n,
         no_guess_percent: 100.0 * no_guess as f64 / n,
     }
 }

@@ -28,6 +28,7 @@ use hdrhistogram::Histogram;
 use rayon::ThreadPool;
 
 use crate::engine::Engine;
+use crate::generate::Made;
 use crate::input::{detect_layout, ColumnChoice, Format, InputBytes, InputError, Layout};
 use crate::jobs::{Columns, Generate, GenerateError, Generated, Job};
 use crate::output::{Output, OutputError};
@@ -285,24 +286,28 @@ pub fn run_generate(
                 tally.counts.add(Status::Unique);
                 tally.rows += 1;
                 extra.count(&mut tally.breakdown);
-                let row = Row {
-                    line: index + 1,
-                    puzzle: Ok(&made.puzzle),
-                    board: None,
-                    puzzle_text: None,
-                    status: Status::Unique,
-                    solution: Some(&made.solution),
-                    reason: None,
-                    mismatch: false,
-                    extra: &extra,
-                };
-                rows.row(&row, out);
+                rows.row(&made_row(index, &made, &extra), out);
             }
             Ok(())
         },
     )?;
     let histogram = merged(workers.iter().map(|w| lock(w).1.clone()));
     Ok(driven.report("generate", threads, histogram, started, false))
+}
+
+/// The row of made record `index` (0-based): a unique puzzle and its solution.
+pub fn made_row<'a>(index: u64, made: &'a Made, extra: &'a Generated) -> Row<'a, Generated> {
+    Row {
+        line: index + 1,
+        puzzle: Ok(&made.puzzle),
+        board: None,
+        puzzle_text: None,
+        status: Status::Unique,
+        solution: Some(&made.solution),
+        reason: None,
+        mismatch: false,
+        extra,
+    }
 }
 
 /// What the driver counted.

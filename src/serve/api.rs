@@ -28,8 +28,8 @@ use crate::input::{ColumnChoice, Format};
 use crate::jobs::{Classify, Generate, Generated, Grade, Job, Solve};
 use crate::output::Output;
 use crate::pipeline::{self, run_stream, RunOptions, Worker};
-use crate::report::{Status, StatusCounts};
-use crate::rows::{OutputFormat, Reason, Row, RowWriter};
+use crate::report::StatusCounts;
+use crate::rows::{OutputFormat, Reason, RowWriter};
 use crate::validate::validate as check_grid;
 
 /// Shared state as handlers see it.
@@ -529,20 +529,7 @@ pub(super) async fn generate(
         let mut rows = Vec::new();
         for (index, record) in made.into_iter().enumerate() {
             let (made, extra): (_, Generated) = record?;
-            writer.row(
-                &Row {
-                    line: index as u64 + 1,
-                    puzzle: Ok(&made.puzzle),
-                    board: None,
-                    puzzle_text: None,
-                    status: Status::Unique,
-                    solution: Some(&made.solution),
-                    reason: None,
-                    mismatch: false,
-                    extra: &extra,
-                },
-                &mut rows,
-            );
+            writer.row(&pipeline::made_row(index as u64, &made, &extra), &mut rows);
         }
         Ok(rows)
     })
