@@ -4,7 +4,6 @@
 
 use std::io;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use axum::body::{to_bytes, Body};
@@ -19,7 +18,9 @@ use tokio::sync::{mpsc, oneshot, OwnedSemaphorePermit};
 use super::error::ApiError;
 use super::metrics;
 use super::state::AppState;
-use super::stream::{body_of, pump, BodyReader, Piece, ResponseWriter, CHANNEL_CHUNKS, IDLE};
+use super::stream::{
+    body_of, is_too_large, pump, BodyEnd, BodyReader, Piece, ResponseWriter, CHANNEL_CHUNKS,
+};
 use crate::batch::{parse_record, run_puzzles_with, write_rows};
 use crate::generate::{Pattern, Spec, Target, MIN_GIVENS};
 use crate::grader::Level;
@@ -177,18 +178,6 @@ async fn read_body(state: &AppState, body: Body) -> Result<bytes::Bytes, ApiErro
     })
 }
 
-/// True when `error` (or what caused it) is the body limit.
-fn is_too_large(error: &(dyn std::error::Error + 'static)) -> bool {
-    let mut cause = Some(error);
-    while let Some(e) = cause {
-        if e.is::<http_body_util::LengthLimitError>() {
-            return true;
-        }
-        cause = e.source();
-    }
-    false
-}
-
 /// Parses a JSON body into `T`.
 fn json<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
     serde_json::from_slice(bytes).map_err(|e| ApiError::BadJson(e.to_string()))
@@ -342,8 +331,8 @@ where
 
     let (in_tx, in_rx) = mpsc::channel::<Piece>(CHANNEL_CHUNKS);
     let (out_tx, mut out_rx) = mpsc::channel::<Piece>(CHANNEL_CHUNKS);
-    let too_large = Arc::new(AtomicBool::new(false));
-    tokio::spawn(pump_checked(body, in_tx, state.timeout, too_large.clone()));
+    let ending = Arc::new(BodyEnd::default());
+    tokio::spawn(pump(body, in_tx, state.timeout, Arc::clone(&ending)));
     tokio::task::spawn_blocking(move || {
         let writer = ResponseWriter::new(out_tx.clone());
         let mut output = Output::stream(Box::new(writer), "response");
@@ -373,10 +362,8 @@ where
     let first = match out_rx.recv().await {
         None => bytes::Bytes::new(),
         Some(Ok(first)) => first,
-        Some(Err(_)) if too_large.load(Ordering::Relaxed) => {
-            return Err(ApiError::TooLarge(state.max_body))
-        }
-        Some(Err(e)) if e.to_string().contains(IDLE) => return Err(ApiError::TimedOut),
+        Some(Err(_)) if ending.too_large() => return Err(ApiError::TooLarge(state.max_body)),
+        Some(Err(_)) if ending.timed_out() => return Err(ApiError::TimedOut),
         Some(Err(e)) => return Err(ApiError::BadInput(e.to_string())),
     };
     let content_type = if ndjson {
@@ -389,22 +376,6 @@ where
         .headers_mut()
         .insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
     Ok(response)
-}
-
-/// [`pump`], noting whether the body ended at the size limit.
-async fn pump_checked(
-    body: Body,
-    tx: mpsc::Sender<Piece>,
-    idle: std::time::Duration,
-    too_large: Arc<AtomicBool>,
-) {
-    let limited = Body::new(http_body_util::BodyExt::map_err(body, move |e| {
-        if is_too_large(&e) {
-            too_large.store(true, Ordering::Relaxed);
-        }
-        e
-    }));
-    pump(limited, tx, idle).await;
 }
 
 /// `POST /v1/validate`: `{"puzzle": "..."}` or the grid as plain text.

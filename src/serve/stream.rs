@@ -4,6 +4,8 @@
 //! channels and the pipeline's chunks in flight, whatever the size of the body.
 
 use std::io::{self, Read, Write};
+use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 use axum::body::Body;
@@ -13,9 +15,6 @@ use tokio::sync::mpsc;
 
 /// Body pieces held in each channel at most.
 pub(super) const CHANNEL_CHUNKS: usize = 8;
-
-/// How the error of a body that went quiet begins (the pipeline's error keeps it).
-pub(super) const IDLE: &str = "no request body data for";
 
 /// A piece of a body, or why the body ended early.
 pub(super) type Piece = io::Result<Bytes>;
@@ -51,19 +50,65 @@ impl Read for BodyReader {
     }
 }
 
+/// Why a request body ended early, as [`pump`] found it (read by the handler to choose
+/// the status when no row has gone out yet).
+#[derive(Default)]
+pub(super) struct BodyEnd(AtomicU8);
+
+const TOO_LARGE: u8 = 1;
+const TIMED_OUT: u8 = 2;
+
+impl BodyEnd {
+    /// The body went over `--max-body`.
+    pub(super) fn too_large(&self) -> bool {
+        self.0.load(Ordering::Relaxed) == TOO_LARGE
+    }
+
+    /// The client sent nothing for `--timeout`.
+    pub(super) fn timed_out(&self) -> bool {
+        self.0.load(Ordering::Relaxed) == TIMED_OUT
+    }
+}
+
+/// True when `error` (or what caused it) is the body limit.
+pub(super) fn is_too_large(error: &(dyn std::error::Error + 'static)) -> bool {
+    let mut cause = Some(error);
+    while let Some(e) = cause {
+        if e.is::<http_body_util::LengthLimitError>() {
+            return true;
+        }
+        cause = e.source();
+    }
+    false
+}
+
 /// Moves the request body into `tx` piece by piece; a client that sends nothing for
-/// `idle` ends the body with an error (slow clients time out).
-pub(super) async fn pump(body: Body, tx: mpsc::Sender<Piece>, idle: Duration) {
+/// `idle` ends the body with an error (slow clients time out). Why a body ended early
+/// goes into `ending`.
+pub(super) async fn pump(
+    body: Body,
+    tx: mpsc::Sender<Piece>,
+    idle: Duration,
+    ending: Arc<BodyEnd>,
+) {
     let mut stream = body.into_data_stream();
     loop {
         let piece = match tokio::time::timeout(idle, stream.next()).await {
-            Err(_) => Err(io::Error::new(
-                io::ErrorKind::TimedOut,
-                format!("{IDLE} {} s", idle.as_secs_f64()),
-            )),
+            Err(_) => {
+                ending.0.store(TIMED_OUT, Ordering::Relaxed);
+                Err(io::Error::new(
+                    io::ErrorKind::TimedOut,
+                    format!("no request body data for {} s", idle.as_secs_f64()),
+                ))
+            }
             Ok(None) => return,
             Ok(Some(Ok(bytes))) => Ok(bytes),
-            Ok(Some(Err(e))) => Err(io::Error::other(e)),
+            Ok(Some(Err(e))) => {
+                if is_too_large(&e) {
+                    ending.0.store(TOO_LARGE, Ordering::Relaxed);
+                }
+                Err(io::Error::other(e))
+            }
         };
         let failed = piece.is_err();
         // The pipeline stopped reading (it failed, or the client went away): stop too.

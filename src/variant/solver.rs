@@ -54,6 +54,8 @@ impl<const CELLS: usize> Node<CELLS> {
 /// Unit and peer tables of one geometry.
 struct Tables<const SIDE: usize> {
     units: Box<[[u16; SIDE]]>,
+    /// Each unit's kind and 1-based number, for clash messages.
+    labels: Box<[(UnitKind, u8)]>,
     /// `peers[peer_start[c]..peer_start[c + 1]]`: cells sharing a unit with `c`.
     peer_start: Box<[u32]>,
     peers: Box<[u16]>,
@@ -96,6 +98,11 @@ impl<const SIDE: usize, const CELLS: usize> MaskSolver<SIDE, CELLS> {
         Ok(MaskSolver {
             tables: Tables {
                 units: units.into_boxed_slice(),
+                labels: geometry
+                    .units()
+                    .iter()
+                    .map(|u| (u.kind, u.number as u8))
+                    .collect(),
                 peer_start: peer_start.into_boxed_slice(),
                 peers: peers.into_boxed_slice(),
             },
@@ -262,16 +269,20 @@ impl<const SIDE: usize, const CELLS: usize> MaskSolver<SIDE, CELLS> {
         }
     }
 
-    /// The first unit (index into the geometry's units) holding a value twice, with the
-    /// value.
-    pub fn clash(&self, board: &Board) -> Option<(usize, u8)> {
+    /// The first unit holding a value twice: its kind, number and the value.
+    pub fn clash(&self, board: &Board) -> Option<BoardClash> {
         for (u, unit) in self.tables.units.iter().enumerate() {
             let mut seen = 0u32;
             for &c in unit {
                 let v = board.get(usize::from(c));
                 if v != 0 {
                     if seen & (1 << v) != 0 {
-                        return Some((u, v));
+                        let (kind, number) = self.tables.labels[u];
+                        return Some(BoardClash {
+                            kind,
+                            number,
+                            value: v,
+                        });
                     }
                     seen |= 1 << v;
                 }
@@ -496,19 +507,6 @@ pub struct BoardClash {
     pub value: u8,
 }
 
-/// Unit `index` of a `side` geometry's units (rows, columns, boxes, then the variant's).
-fn unit_label(index: usize, side: usize, variant: Variant) -> (UnitKind, u8) {
-    let (group, k) = (index / side, index % side);
-    match (group, variant) {
-        (0, _) => (UnitKind::Row, k as u8 + 1),
-        (1, _) => (UnitKind::Column, k as u8 + 1),
-        (2, _) => (UnitKind::Box, k as u8 + 1),
-        (_, Variant::Windoku) => (UnitKind::Window, (index - 3 * side) as u8 + 1),
-        _ if index == 3 * side => (UnitKind::Diagonal, 1),
-        _ => (UnitKind::AntiDiagonal, 1),
-    }
-}
-
 /// The fast engine for any geometry of one variant: one [`MaskSolver`] per size, each
 /// made when the first board of that size arrives and kept.
 pub struct VariantSolver {
@@ -556,26 +554,18 @@ impl VariantSolver {
             engine: &mut MaskSolver<S, C>,
             board: &Board,
             limit: u64,
-            variant: Variant,
         ) -> Result<BoardCount, BoardClash> {
             match engine.clash(board) {
-                Some((unit, value)) => {
-                    let (kind, number) = unit_label(unit, S, variant);
-                    Err(BoardClash {
-                        kind,
-                        number,
-                        value,
-                    })
-                }
+                Some(clash) => Err(clash),
                 None => Ok(engine.count(board, limit)),
             }
         }
         let v = self.variant;
         Ok(match board.side() {
-            4 => run(get(&mut self.s4, v)?, board, limit, v),
-            9 => run(get(&mut self.s9, v)?, board, limit, v),
-            16 => run(get(&mut self.s16, v)?, board, limit, v),
-            25 => run(get(&mut self.s25, v)?, board, limit, v),
+            4 => run(get(&mut self.s4, v)?, board, limit),
+            9 => run(get(&mut self.s9, v)?, board, limit),
+            16 => run(get(&mut self.s16, v)?, board, limit),
+            25 => run(get(&mut self.s25, v)?, board, limit),
             other => return Err(super::GeometryError::Size(other)),
         })
     }
