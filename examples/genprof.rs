@@ -72,6 +72,8 @@ pub struct Counting {
     pub excl_ns: u128,
 }
 impl sudoku_batch::Engine for Counting {
+    type Boards = sudoku_batch::variant::VariantSolver;
+
     fn boxed() -> Box<Self> {
         Box::default()
     }

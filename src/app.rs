@@ -11,7 +11,7 @@ use crate::cli::{
     OutputArgs, OutputFormatArg, RunArgs, SymmetryArg, VariantArg,
 };
 use crate::corpus;
-use crate::dlx::Dlx;
+use crate::dlx::{BoardDlx, Dlx};
 use crate::generate::{Pattern, Spec, Target};
 use crate::grader::Level;
 use crate::input::{self, ColumnChoice, Format, InputError};
@@ -24,7 +24,7 @@ use crate::report::{write_hgrm, Latency, RunReport};
 use crate::rows::OutputFormat;
 use crate::serve::{serve, ServeError, ServeOptions};
 use crate::solver::Solver;
-use crate::variant::{BoardRules, Symbols, Variant};
+use crate::variant::{BoardRules, Symbols, Variant, VariantSolver};
 use hdrhistogram::Histogram;
 
 /// Exit status for errors (bad input, options, or output).
@@ -462,12 +462,6 @@ fn run_bench(args: &cli::BenchArgs) -> Result<ExitCode, AppError> {
     let rules = board_rules(&args.boards)?;
     let loaded = load_puzzles(&args.input, args.format, &args.column, &rules)?;
     let boards = !loaded.boards.is_empty();
-    if boards && args.engine == EngineArg::Dlx {
-        return Err(AppError::Other(
-            "--engine dlx times classic 9x9 puzzles only; variant boards use the variant engine"
-                .into(),
-        ));
-    }
     let mode = match args.mode {
         cli::BenchMode::Solve => bench::BenchMode::Solve,
         cli::BenchMode::Count => bench::BenchMode::Count,
@@ -487,7 +481,12 @@ fn run_bench(args: &cli::BenchArgs) -> Result<ExitCode, AppError> {
         )));
     }
     let effort = match args.engine {
-        _ if boards => bench::board_effort(&loaded.boards, rules.variant, mode),
+        EngineArg::Fast if boards => {
+            bench::board_effort::<VariantSolver>(&loaded.boards, rules.variant, mode)
+        }
+        EngineArg::Dlx if boards => {
+            bench::board_effort::<BoardDlx>(&loaded.boards, rules.variant, mode)
+        }
         EngineArg::Fast => bench::effort::<Solver>(&loaded.puzzles, mode),
         EngineArg::Dlx => bench::effort::<Dlx>(&loaded.puzzles, mode),
     };
@@ -495,7 +494,15 @@ fn run_bench(args: &cli::BenchArgs) -> Result<ExitCode, AppError> {
     let mut histograms: Vec<Histogram<u64>> = Vec::new();
     for &t in &threads {
         let measured = match args.engine {
-            _ if boards => bench::measure_boards(
+            EngineArg::Fast if boards => bench::measure_boards::<VariantSolver>(
+                &loaded.boards,
+                rules.variant,
+                mode,
+                t,
+                args.warmup,
+                args.rounds,
+            ),
+            EngineArg::Dlx if boards => bench::measure_boards::<BoardDlx>(
                 &loaded.boards,
                 rules.variant,
                 mode,
@@ -643,7 +650,34 @@ mod tests {
     /// `multiple`: a planted engine bug for `--cross-check` to find.
     struct Faulty(Solver);
 
+    /// The variant engine with the same planted bug.
+    struct FaultyBoards(VariantSolver);
+
+    impl crate::engine::BoardEngine for FaultyBoards {
+        fn new(variant: Variant) -> Self {
+            FaultyBoards(VariantSolver::new(variant))
+        }
+        fn count(
+            &mut self,
+            board: &crate::variant::Board,
+            limit: u64,
+        ) -> Result<
+            Result<crate::variant::BoardCount, crate::variant::BoardClash>,
+            crate::variant::GeometryError,
+        > {
+            let mut counted = self.0.count(board, limit);
+            if let Ok(Ok(count)) = &mut counted {
+                if board.get(0) != 0 && count.solutions == 1 && limit > 1 {
+                    count.solutions = 2;
+                }
+            }
+            counted
+        }
+    }
+
     impl crate::engine::Engine for Faulty {
+        type Boards = FaultyBoards;
+
         fn boxed() -> Box<Self> {
             Box::new(Faulty(Solver::new()))
         }
@@ -718,5 +752,55 @@ mod tests {
         // Without the planted bug, the same run agrees everywhere and exits 0.
         let code = run_job(&CrossCheck::new(), &args.run, false).unwrap();
         assert_eq!(code, ExitCode::SUCCESS);
+    }
+
+    #[test]
+    fn a_disagreement_on_variant_boards_is_found_too() {
+        use clap::Parser;
+        let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/variants/solo-16x16.txt");
+        let text = std::fs::read_to_string(&data).unwrap();
+        let planted: Vec<u64> = (1..)
+            .zip(text.lines())
+            .filter(|(_, l)| !l.starts_with('.'))
+            .map(|(n, _)| n)
+            .collect();
+        assert!(
+            planted.len() > 10,
+            "the file must hold boards with r1c1 given"
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let (rows, report) = (dir.path().join("rows.csv"), dir.path().join("r.json"));
+        let cli = Cli::parse_from([
+            "sudoku-batch",
+            "classify",
+            data.to_str().unwrap(),
+            "--cross-check",
+            "-q",
+            "-o",
+            rows.to_str().unwrap(),
+            "--report",
+            report.to_str().unwrap(),
+        ]);
+        let Command::Classify(args) = cli.command else {
+            panic!("not classify")
+        };
+        let code = run_job(&CrossCheck::<Solver, Faulty>::default(), &args.run, false).unwrap();
+        assert_eq!(code, ExitCode::from(EXIT_DISAGREE));
+        let report: RunReport =
+            serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+        assert_eq!(report.disagree, Some(planted.len() as u64));
+        assert_eq!(report.cross_checked, Some(text.lines().count() as u64));
+        assert_eq!(report.first_disagree, planted[..10]);
+        // Band solver and variant engine checked by dancing links: all agree.
+        let code = run_job(&CrossCheck::new(), &args.run, false).unwrap();
+        assert_eq!(code, ExitCode::SUCCESS);
+        let written = std::fs::read_to_string(&rows).unwrap();
+        assert!(
+            written
+                .lines()
+                .skip(1)
+                .all(|l| l.ends_with(",unique,,,agree")),
+            "{written}"
+        );
     }
 }

@@ -10,12 +10,13 @@ use hdrhistogram::Histogram;
 use rayon::prelude::*;
 use serde::Serialize;
 
+use crate::engine::BoardEngine;
 use crate::engine::Engine;
 use crate::grid::Grid;
 use crate::input::{for_each_record_of, Layout};
 use crate::report::{new_histogram, Latency};
 use crate::solver::Outcome;
-use crate::variant::{Board, BoardCount, BoardRules, Geometry, Variant, VariantSolver};
+use crate::variant::{Board, BoardCount, BoardRules, Geometry, Variant};
 
 /// Most puzzles handed to a worker at a time during a timed pass; small inputs use
 /// smaller batches so every thread gets dozens of them (load balance).
@@ -175,9 +176,9 @@ pub fn measure<E: Engine>(
     )
 }
 
-/// Search effort of the variant engine on `boards`, untimed.
-pub fn board_effort(boards: &[Board], variant: Variant, mode: BenchMode) -> Effort {
-    let mut engine = VariantSolver::new(variant);
+/// Search effort of board engine `E` on `boards`, untimed.
+pub fn board_effort<E: BoardEngine>(boards: &[Board], variant: Variant, mode: BenchMode) -> Effort {
+    let mut engine = E::new(variant);
     effort_of(
         boards
             .iter()
@@ -201,7 +202,7 @@ fn effort_of(guesses: impl Iterator<Item = u64>) -> Effort {
 }
 
 #[inline]
-fn run_board(engine: &mut VariantSolver, board: &Board, mode: BenchMode) -> Option<BoardCount> {
+fn run_board<E: BoardEngine>(engine: &mut E, board: &Board, mode: BenchMode) -> Option<BoardCount> {
     let limit = match mode {
         BenchMode::Solve => 1,
         BenchMode::Count => 2,
@@ -209,8 +210,8 @@ fn run_board(engine: &mut VariantSolver, board: &Board, mode: BenchMode) -> Opti
     engine.count(board, limit).ok()?.ok()
 }
 
-/// [`measure`] for variant boards on the variant engine.
-pub fn measure_boards(
+/// [`measure`] for variant boards on board engine `E`.
+pub fn measure_boards<E: BoardEngine>(
     boards: &[Board],
     variant: Variant,
     mode: BenchMode,
@@ -221,8 +222,8 @@ pub fn measure_boards(
     measure_with(
         boards,
         (threads, warmup, rounds),
-        || VariantSolver::new(variant),
-        |engine: &mut VariantSolver, b: &Board| run_board(engine, b, mode).is_some(),
+        || E::new(variant),
+        |engine: &mut E, b: &Board| run_board(engine, b, mode).is_some(),
     )
 }
 

@@ -10,9 +10,15 @@
 use crate::grid::Grid;
 use crate::marks::Marks;
 use crate::solver::{Classification, Count, Outcome, SearchStats, Solver};
+use crate::variant::{Board, BoardClash, BoardCount, GeometryError, Variant, VariantSolver};
 
 /// A reusable solver for one worker thread.
 pub trait Engine: Send {
+    /// The engine of the same family for variant boards (4x4 to 25x25, diagonal,
+    /// windoku): the variant engine beside the band solver, dancing links beside
+    /// dancing links.
+    type Boards: BoardEngine;
+
     /// A fresh engine on the heap (engines hold kilobytes of search state, more than a
     /// small thread stack should carry).
     fn boxed() -> Box<Self>
@@ -49,6 +55,8 @@ pub trait Engine: Send {
 }
 
 impl Engine for Solver {
+    type Boards = VariantSolver;
+
     fn boxed() -> Box<Self> {
         Box::new(Solver::new())
     }
@@ -84,5 +92,37 @@ impl Engine for Solver {
 
     fn classify_marks(&mut self, marks: &Marks) -> Option<Classification> {
         Some(Solver::classify_marks(self, marks))
+    }
+}
+
+/// A reusable solver of variant boards for one worker thread: every size of one
+/// variant, each size's tables made when its first board arrives.
+pub trait BoardEngine: Send {
+    /// An engine for boards of `variant`.
+    fn new(variant: Variant) -> Self
+    where
+        Self: Sized;
+
+    /// Solutions of `board` counted up to `limit` (at least 1), with the first found, or
+    /// the clash that leaves it none; `Err` when the variant does not exist at the
+    /// board's size (windoku beyond 9x9).
+    fn count(
+        &mut self,
+        board: &Board,
+        limit: u64,
+    ) -> Result<Result<BoardCount, BoardClash>, GeometryError>;
+}
+
+impl BoardEngine for VariantSolver {
+    fn new(variant: Variant) -> Self {
+        VariantSolver::new(variant)
+    }
+
+    fn count(
+        &mut self,
+        board: &Board,
+        limit: u64,
+    ) -> Result<Result<BoardCount, BoardClash>, GeometryError> {
+        VariantSolver::count(self, board, limit)
     }
 }

@@ -62,6 +62,6 @@ pub mod solver;
 pub mod validate;
 pub mod variant;
 
-pub use engine::Engine;
+pub use engine::{BoardEngine, Engine};
 pub use grid::{Clash, Grid, ParseError, ParseErrorKind, Unit};
 pub use solver::{Classification, Count, Outcome, SearchStats, Solver};

@@ -100,3 +100,38 @@ fn cross_check_agrees_everywhere_and_keeps_the_rows() {
         }
     }
 }
+
+/// `classify --cross-check` on every bundled variant set: the variant engine checked by
+/// dancing links, and the other way round; every board `agree`, exit 0.
+#[test]
+fn cross_check_covers_variant_boards() {
+    for (file, rules) in [
+        ("variants/solo-4x4.txt", "classic"),
+        ("variants/solo-diagonal-9x9-advanced.txt", "diagonal"),
+        ("variants/wpf-gp-diagonal.txt", "diagonal"),
+        ("variants/solo-16x16.txt", "classic"),
+        ("variants/solo-diagonal-16x16.txt", "diagonal"),
+        ("variants/solo-25x25.txt", "classic"),
+    ] {
+        let path = common::data(file);
+        let lines = std::fs::read_to_string(&path).unwrap().lines().count();
+        for engine in ["fast", "dlx"] {
+            let out = common::stdout_of(&[
+                "classify",
+                path.to_str().unwrap(),
+                "-q",
+                "--variant",
+                rules,
+                "--engine",
+                engine,
+                "--cross-check",
+            ]);
+            let out = String::from_utf8(out).unwrap();
+            assert_eq!(out.lines().count(), lines + 1, "{file}");
+            assert!(
+                out.lines().skip(1).all(|l| l.ends_with(",unique,,,agree")),
+                "{file} {engine}: {out}"
+            );
+        }
+    }
+}

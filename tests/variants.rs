@@ -6,7 +6,9 @@ mod common;
 use std::process::Command;
 
 use common::{reference_count_board, reference_units};
+use sudoku_batch::dlx::BoardDlx;
 use sudoku_batch::variant::{Board, Variant, VariantSolver};
+use sudoku_batch::BoardEngine;
 
 /// (file, side, rules) of the bundled variant sets.
 const SETS: &[(&str, usize, &str)] = &[
@@ -75,6 +77,21 @@ fn every_bundled_variant_puzzle_is_unique_and_solved_correctly() {
             // The independent counter agrees that it is unique.
             assert_eq!(reference_count_board(&puzzle, side, &units, 2), 1, "{file}");
         }
+        // Dancing links writes the same rows.
+        let dlx = common::stdout_of(&[
+            "classify",
+            path.to_str().unwrap(),
+            "--variant",
+            rules,
+            "-q",
+            "--engine",
+            "dlx",
+        ]);
+        assert_eq!(
+            String::from_utf8(dlx).unwrap(),
+            String::from_utf8(out).unwrap(),
+            "{file}"
+        );
     }
 }
 
@@ -120,6 +137,7 @@ fn counts_match_the_reference_on_boards_with_cells_removed() {
         let variant = Variant::parse(rules).unwrap();
         let units = reference_units(side, rules == "diagonal", false);
         let mut engine = VariantSolver::new(variant);
+        let mut dlx = BoardDlx::new(variant);
         let text = std::fs::read_to_string(common::data(file)).unwrap();
         for line in text.lines().take(40) {
             let puzzle = line.split_whitespace().next().unwrap();
@@ -138,7 +156,9 @@ fn counts_match_the_reference_on_boards_with_cells_removed() {
             let ours = engine.count(&board, 3).unwrap().unwrap();
             let reference = reference_count_board(board.values(), side, &units, 3);
             assert_eq!(ours.solutions, reference, "{file}: {:?}", board);
-            if let Some(first) = ours.first {
+            let links = dlx.count(&board, 3).unwrap().unwrap();
+            assert_eq!(links.solutions, reference, "dlx on {file}: {:?}", board);
+            for first in [ours.first, links.first].into_iter().flatten() {
                 assert!(solves(board.values(), first.values(), side, &units));
             }
             checked += 1;
@@ -154,6 +174,9 @@ fn the_empty_4x4_grid_has_exactly_288_solutions() {
     let mut engine = VariantSolver::new(Variant::Classic);
     let count = engine.count(&Board::empty(4), 10_000).unwrap().unwrap();
     assert_eq!(count.solutions, 288);
+    let mut dlx = BoardDlx::new(Variant::Classic);
+    let count = dlx.count(&Board::empty(4), 10_000).unwrap().unwrap();
+    assert_eq!(count.solutions, 288);
     // Windoku on an empty 9x9: the reference and the engine agree on a count cap.
     let windows = reference_units(9, false, true);
     let mut windoku = VariantSolver::new(Variant::Windoku);
@@ -168,6 +191,8 @@ fn the_empty_4x4_grid_has_exactly_288_solutions() {
         ours.solutions,
         reference_count_board(board.values(), 9, &windows, 50)
     );
+    let links = BoardDlx::new(Variant::Windoku).count(&board, 50).unwrap();
+    assert_eq!(links.unwrap().solutions, ours.solutions);
     assert!(solves(
         board.values(),
         ours.first.unwrap().values(),

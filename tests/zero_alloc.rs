@@ -361,6 +361,23 @@ fn variant_boards_allocate_nothing_per_record() {
         );
         assert_eq!(costs, [0, 0, 0], "{format:?}");
     }
+    // Dancing links on boards, and both engines under --cross-check.
+    let costs = chunk_costs_with(
+        &Classify::<sudoku_batch::dlx::Dlx>::default(),
+        &repeated,
+        OutputFormat::Csv,
+        &BoardSetup::default(),
+        |t| t.counts.unique,
+    );
+    assert_eq!(costs, [0, 0, 0], "dlx");
+    let costs = chunk_costs_with(
+        &sudoku_batch::jobs::CrossCheck::new(),
+        &repeated,
+        OutputFormat::Csv,
+        &BoardSetup::default(),
+        |t| t.checked,
+    );
+    assert_eq!(costs, [0, 0, 0], "cross-check");
     let diagonal = std::fs::read(common::data("variants/solo-diagonal-9x9.txt")).unwrap();
     let mut repeated = Vec::new();
     for _ in 0..10 {

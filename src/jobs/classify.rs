@@ -3,12 +3,13 @@
 use std::marker::PhantomData;
 
 use super::{Answer, BoardAnswer, Job};
+use crate::engine::BoardEngine;
 use crate::engine::Engine;
 use crate::grid::Grid;
 use crate::marks::Marks;
 use crate::report::Status;
 use crate::solver::{Classification, Solver};
-use crate::variant::{Board, VariantSolver};
+use crate::variant::{Board, Variant};
 
 /// `unique`, `multiple` (with one solution), `unsolvable` or `invalid`.
 pub struct Classify<E = Solver>(PhantomData<fn() -> E>);
@@ -45,6 +46,7 @@ pub(super) fn answer(class: Classification) -> Answer<()> {
 impl<E: Engine> Job for Classify<E> {
     type Worker = Box<E>;
     type Extra = ();
+    type Boards = E::Boards;
 
     fn name(&self) -> &'static str {
         "classify"
@@ -58,12 +60,16 @@ impl<E: Engine> Job for Classify<E> {
         E::boxed()
     }
 
+    fn boards(&self, variant: Variant) -> E::Boards {
+        E::Boards::new(variant)
+    }
+
     #[inline]
     fn run(&self, engine: &mut Box<E>, puzzle: &Grid) -> Answer<()> {
         answer(engine.classify(puzzle))
     }
 
-    fn run_board(&self, engine: &mut VariantSolver, board: &Board) -> Option<BoardAnswer> {
+    fn run_board(&self, engine: &mut E::Boards, board: &Board) -> Option<BoardAnswer> {
         Some(BoardAnswer::from_count(engine.count(board, 2), |n| {
             if n == 1 {
                 Status::Unique

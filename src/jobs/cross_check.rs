@@ -9,10 +9,11 @@ use std::marker::PhantomData;
 use super::classify::answer;
 use super::{Answer, BoardAnswer, Classify, Columns, Job, Value};
 use crate::dlx::Dlx;
-use crate::engine::Engine;
+use crate::engine::{BoardEngine, Engine};
 use crate::grid::Grid;
+use crate::report::Status;
 use crate::solver::{Classification, Solver};
-use crate::variant::{Board, VariantSolver};
+use crate::variant::{Board, Variant};
 
 /// Classification by `A`, checked by `B`.
 pub struct CrossCheck<A = Solver, B = Dlx>(PhantomData<fn() -> (A, B)>);
@@ -67,9 +68,16 @@ pub fn same_class(a: &Classification, b: &Classification) -> bool {
     }
 }
 
+/// True when two engines' answers for one variant board say the same (as
+/// [`same_class`]).
+pub fn same_board_class<E, F>(a: &BoardAnswer<E>, b: &BoardAnswer<F>) -> bool {
+    a.status == b.status && (a.status != Status::Unique || a.solution == b.solution)
+}
+
 impl<A: Engine, B: Engine> Job for CrossCheck<A, B> {
     type Worker = (Box<A>, Box<B>);
     type Extra = Agreement;
+    type Boards = (A::Boards, B::Boards);
 
     fn name(&self) -> &'static str {
         "classify"
@@ -87,10 +95,26 @@ impl<A: Engine, B: Engine> Job for CrossCheck<A, B> {
         (A::boxed(), B::boxed())
     }
 
-    /// Variant boards have one engine so far: classified, not cross-checked (column
-    /// `engines` stays empty).
-    fn run_board(&self, engine: &mut VariantSolver, board: &Board) -> Option<BoardAnswer> {
-        Classify::<A>::default().run_board(engine, board)
+    fn boards(&self, variant: Variant) -> Self::Boards {
+        (A::Boards::new(variant), B::Boards::new(variant))
+    }
+
+    fn run_board(
+        &self,
+        (first, second): &mut Self::Boards,
+        board: &Board,
+    ) -> Option<BoardAnswer<Agreement>> {
+        let a = Classify::<A>::default().run_board(first, board)?;
+        let b = Classify::<B>::default().run_board(second, board)?;
+        Some(BoardAnswer {
+            status: a.status,
+            solution: a.solution,
+            problem: a.problem,
+            extra: Agreement {
+                checked: true,
+                agree: same_board_class(&a, &b),
+            },
+        })
     }
 
     #[inline]

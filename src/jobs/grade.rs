@@ -8,6 +8,7 @@ use crate::grader::{self, TECHNIQUE_NAMES};
 use crate::grid::Grid;
 use crate::report::{Breakdown, Status};
 use crate::solver::Solver;
+use crate::variant::Variant;
 
 /// Classifies every record and grades the unique ones with human techniques; the
 /// solution always comes from the engine, never from the grader.
@@ -55,6 +56,7 @@ impl Columns for Graded {
 impl<E: Engine> Job for Grade<E> {
     type Worker = Box<E>;
     type Extra = Graded;
+    type Boards = ();
 
     fn name(&self) -> &'static str {
         "grade"
@@ -67,6 +69,9 @@ impl<E: Engine> Job for Grade<E> {
     fn worker(&self) -> Box<E> {
         E::boxed()
     }
+
+    /// Classic 9x9 only: the grader's techniques and scale are defined there.
+    fn boards(&self, _: Variant) {}
 
     fn run(&self, engine: &mut Box<E>, puzzle: &Grid) -> Answer<Graded> {
         let answer = super::classify::answer(engine.classify(puzzle));

@@ -12,6 +12,7 @@ use crate::engine::Engine;
 use crate::grid::{Grid, CELLS};
 use crate::report::Status;
 use crate::solver::Solver;
+use crate::variant::Variant;
 
 /// Drops redundant givens from unique puzzles; other records keep their status.
 pub struct Minimize<E = Solver>(PhantomData<fn() -> E>);
@@ -67,6 +68,7 @@ pub fn minimize<E: Engine>(engine: &mut E, puzzle: &Grid) -> Grid {
 impl<E: Engine> Job for Minimize<E> {
     type Worker = Box<E>;
     type Extra = Minimal;
+    type Boards = ();
 
     fn name(&self) -> &'static str {
         "minimize"
@@ -79,6 +81,8 @@ impl<E: Engine> Job for Minimize<E> {
     fn worker(&self) -> Box<E> {
         E::boxed()
     }
+
+    fn boards(&self, _: Variant) {}
 
     fn run(&self, engine: &mut Box<E>, puzzle: &Grid) -> Answer<Minimal> {
         let answer = super::classify::answer(engine.classify(puzzle));

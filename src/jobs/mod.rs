@@ -19,7 +19,7 @@ mod minimize;
 mod solve;
 
 pub use classify::Classify;
-pub use cross_check::{same_class, Agreement, CrossCheck};
+pub use cross_check::{same_board_class, same_class, Agreement, CrossCheck};
 pub use generate::{Generate, GenerateError, Generated, MAX_ATTEMPTS};
 pub use grade::{Grade, Graded};
 pub use minimize::{Minimal, Minimize};
@@ -28,7 +28,7 @@ pub use solve::Solve;
 use crate::grid::{Clash, Grid};
 use crate::marks::Marks;
 use crate::report::{Breakdown, Status};
-use crate::variant::{Board, BoardClash, BoardCount, GeometryError, VariantSolver};
+use crate::variant::{Board, BoardClash, BoardCount, GeometryError, Variant};
 
 /// One kind of work done for every record of a run.
 pub trait Job: Sync {
@@ -36,6 +36,9 @@ pub trait Job: Sync {
     type Worker: Send;
     /// What the job adds to a row beyond status and solution.
     type Extra: Columns;
+    /// Per-worker state for variant boards (engines of the job's family), made by
+    /// [`Job::boards`] when a worker meets its first board; `()` for jobs that take none.
+    type Boards: Send;
 
     /// The command's name (`solve`, `classify`, ...), as in reports.
     fn name(&self) -> &'static str;
@@ -53,13 +56,19 @@ pub trait Job: Sync {
     /// A fresh worker state.
     fn worker(&self) -> Self::Worker;
 
+    /// Fresh board state for boards of `variant`.
+    fn boards(&self, variant: Variant) -> Self::Boards;
+
     /// The answer for one well-formed puzzle.
     fn run(&self, worker: &mut Self::Worker, puzzle: &Grid) -> Answer<Self::Extra>;
 
-    /// The answer for a variant board (4x4 to 25x25, diagonal, windoku) on the variant
-    /// engine, for jobs that take them; `None` makes the record `invalid`, saying the
-    /// command does not.
-    fn run_board(&self, _engine: &mut VariantSolver, _board: &Board) -> Option<BoardAnswer> {
+    /// The answer for a variant board (4x4 to 25x25, diagonal, windoku), for jobs that
+    /// take them; `None` makes the record `invalid`, saying the command does not.
+    fn run_board(
+        &self,
+        _boards: &mut Self::Boards,
+        _board: &Board,
+    ) -> Option<BoardAnswer<Self::Extra>> {
         None
     }
 
@@ -85,7 +94,7 @@ pub struct Answer<E> {
 
 /// A job's answer for a variant board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct BoardAnswer {
+pub struct BoardAnswer<E = ()> {
     /// The row's status.
     pub status: Status,
     /// A solution, when one was found.
@@ -93,10 +102,12 @@ pub struct BoardAnswer {
     /// Why the board is `invalid`: clashing givens, or rules that do not exist at its
     /// size.
     pub problem: Option<Result<BoardClash, GeometryError>>,
+    /// The job's own columns.
+    pub extra: E,
 }
 
 impl BoardAnswer {
-    /// The answer for what [`VariantSolver::count`] said, with `found` naming the status
+    /// The answer for what [`crate::engine::BoardEngine::count`] said, with `found` naming the status
     /// of a board with at least one solution (`solved`, or by count `unique`/`multiple`).
     pub fn from_count(
         counted: Result<Result<BoardCount, BoardClash>, GeometryError>,
@@ -106,6 +117,7 @@ impl BoardAnswer {
             status: Status::Invalid,
             solution: None,
             problem: Some(problem),
+            extra: (),
         };
         match counted {
             Err(e) => invalid(Err(e)),
@@ -114,11 +126,13 @@ impl BoardAnswer {
                 status: Status::Unsolvable,
                 solution: None,
                 problem: None,
+                extra: (),
             },
             Ok(Ok(count)) => BoardAnswer {
                 status: found(count.solutions),
                 solution: count.first,
                 problem: None,
+                extra: (),
             },
         }
     }

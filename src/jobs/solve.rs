@@ -3,12 +3,13 @@
 use std::marker::PhantomData;
 
 use super::{Answer, BoardAnswer, Job};
+use crate::engine::BoardEngine;
 use crate::engine::Engine;
 use crate::grid::Grid;
 use crate::marks::Marks;
 use crate::report::Status;
 use crate::solver::{Outcome, Solver};
-use crate::variant::{Board, VariantSolver};
+use crate::variant::{Board, Variant};
 
 /// First solution only: `solved`, `unsolvable` or `invalid`.
 pub struct Solve<E = Solver>(PhantomData<fn() -> E>);
@@ -29,6 +30,7 @@ impl Solve {
 impl<E: Engine> Job for Solve<E> {
     type Worker = Box<E>;
     type Extra = ();
+    type Boards = E::Boards;
 
     fn name(&self) -> &'static str {
         "solve"
@@ -42,7 +44,11 @@ impl<E: Engine> Job for Solve<E> {
         E::boxed()
     }
 
-    fn run_board(&self, engine: &mut VariantSolver, board: &Board) -> Option<BoardAnswer> {
+    fn boards(&self, variant: Variant) -> E::Boards {
+        E::Boards::new(variant)
+    }
+
+    fn run_board(&self, engine: &mut E::Boards, board: &Board) -> Option<BoardAnswer> {
         Some(BoardAnswer::from_count(engine.count(board, 1), |_| {
             Status::Solved
         }))

@@ -15,7 +15,7 @@ use crate::jobs::{Answer, Job};
 use crate::marks::Marks;
 use crate::report::{new_histogram, Breakdown, Status, StatusCounts};
 use crate::rows::{BoardRow, Reason, Row, RowWriter};
-use crate::variant::{Board, BoardRules, Symbols, VariantSolver, MAX_CELLS};
+use crate::variant::{Board, BoardRules, Symbols, MAX_CELLS};
 
 /// Most line numbers of non-unique records kept for `--require-unique` messages.
 pub(crate) const KEEP_NOT_UNIQUE: usize = 10;
@@ -25,8 +25,8 @@ pub struct Worker<J: Job> {
     state: J::Worker,
     histogram: Histogram<u64>,
     scratch: RecordScratch,
-    /// The variant engine, made when the first variant board arrives.
-    boards: Option<VariantSolver>,
+    /// The job's board engines, made when the first variant board arrives.
+    boards: Option<J::Boards>,
 }
 
 impl<J: Job> Worker<J> {
@@ -125,6 +125,18 @@ impl Tally {
         self.mismatches += mismatch as u64;
         if uniqueness && status != Status::Unique {
             self.keep_not_unique(line);
+        }
+    }
+
+    /// Counts what a job's own columns add: difficulty levels, engine agreement.
+    #[inline]
+    fn count_extra<E: Columns>(&mut self, line: u64, extra: &E) {
+        extra.count(&mut self.breakdown);
+        if let Some(agree) = extra.cross_check() {
+            self.checked += 1;
+            if !agree {
+                self.add_disagreement(line);
+            }
         }
     }
 
@@ -262,20 +274,14 @@ pub fn process_chunk<J: Job>(
     } = worker;
     for_each_record(bytes, first_line, layout, scratch, |record| {
         if boards.takes(&record) {
-            let engine = engine.get_or_insert_with(|| VariantSolver::new(boards.rules.variant));
+            let engine = engine.get_or_insert_with(|| job.boards(boards.rules.variant));
             board_row(job, engine, histogram, boards, rows, &record, out, tally);
             return;
         }
         let (answer, reason) = answer(job, state, histogram, &record.puzzle, record.marks.as_ref());
         let mismatch = mismatch(&record, answer.solution.as_ref());
         tally.add(record.line, answer.status, mismatch, uniqueness);
-        answer.extra.count(&mut tally.breakdown);
-        if let Some(agree) = answer.extra.cross_check() {
-            tally.checked += 1;
-            if !agree {
-                tally.add_disagreement(record.line);
-            }
-        }
+        tally.count_extra(record.line, &answer.extra);
         rows.row(
             &Row {
                 line: record.line,
@@ -299,7 +305,7 @@ pub fn process_chunk<J: Job>(
 #[inline(never)]
 fn board_row<J: Job>(
     job: &J,
-    engine: &mut VariantSolver,
+    engine: &mut J::Boards,
     histogram: &mut Histogram<u64>,
     boards: &BoardSetup,
     rows: &RowWriter,
@@ -314,12 +320,22 @@ fn board_row<J: Job>(
         }
         _ => Board::parse(record.raw, rules.size, rules.symbols.as_ref()),
     };
-    let (status, solution, reason) = match &parsed {
-        Err(e) => (Status::Invalid, None, Some(Reason::Board(*e))),
+    let (status, solution, reason, extra) = match &parsed {
+        Err(e) => (
+            Status::Invalid,
+            None,
+            Some(Reason::Board(*e)),
+            J::Extra::default(),
+        ),
         Ok(board) => {
             let start = Instant::now();
             match job.run_board(engine, board) {
-                None => (Status::Invalid, None, Some(Reason::BoardsNotSupported)),
+                None => (
+                    Status::Invalid,
+                    None,
+                    Some(Reason::BoardsNotSupported),
+                    J::Extra::default(),
+                ),
                 Some(answer) => {
                     histogram.saturating_record((start.elapsed().as_nanos() as u64).max(1));
                     let reason = answer.problem.map(|problem| match problem {
@@ -330,7 +346,7 @@ fn board_row<J: Job>(
                         },
                         Err(e) => Reason::Geometry(e),
                     });
-                    (answer.status, answer.solution, reason)
+                    (answer.status, answer.solution, reason, answer.extra)
                 }
             }
         }
@@ -341,6 +357,7 @@ fn board_row<J: Job>(
         (Some(_), _) => true,
     };
     tally.add(record.line, status, mismatch, job.checks_uniqueness());
+    tally.count_extra(record.line, &extra);
     let (mut puzzle_text, mut solution_text) = ([0u8; MAX_CELLS], [0u8; MAX_CELLS]);
     let board = parsed.as_ref().ok().map(|board| {
         let symbols = boards.symbols(board.side());
@@ -361,7 +378,7 @@ fn board_row<J: Job>(
             solution: None,
             reason,
             mismatch,
-            extra: &J::Extra::default(),
+            extra: &extra,
         },
         out,
     );

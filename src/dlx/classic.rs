@@ -1,0 +1,136 @@
+//! Dancing links for classic 9x9 [`Grid`]s: the [`Engine`] that checks the band solver.
+//!
+//! ```text
+//! rows    729  (cell, digit) placements, row = cell * 9 + digit - 1
+//! columns 324  cell filled (0..81) · row has digit (81..162) · column has digit
+//!              (162..243) · box has digit (243..324)
+//! ```
+
+use super::links::{Covers, Links};
+use crate::engine::Engine;
+use crate::grid::{Grid, CELLS};
+use crate::solver::{Classification, Count, Outcome, SearchStats};
+use crate::variant::{Geometry, Variant};
+
+/// The dancing-links engine for classic 9x9 grids.
+pub struct Dlx {
+    links: Links,
+    stats: SearchStats,
+}
+
+impl Dlx {
+    /// The exact-cover structure of the empty grid.
+    pub fn new() -> Box<Dlx> {
+        let geometry = Geometry::new(9, Variant::Classic).expect("9x9 classic exists");
+        Box::new(Dlx {
+            links: super::sudoku_links(&geometry),
+            stats: SearchStats::default(),
+        })
+    }
+
+    /// Counts solutions up to `limit` (none when the givens clash), without placement
+    /// `exclude` (cell, digit).
+    fn search(&mut self, puzzle: &Grid, limit: u64, exclude: Option<(usize, u8)>) -> Count {
+        let givens = (0..CELLS)
+            .filter(|&cell| puzzle.get(cell) != 0)
+            .map(|cell| cell * 9 + usize::from(puzzle.get(cell)) - 1);
+        let exclude = exclude
+            .filter(|&(cell, d)| cell < CELLS && (1..=9).contains(&d) && puzzle.get(cell) == 0)
+            .map(|(cell, d)| cell * 9 + usize::from(d) - 1);
+        let mut solution = *puzzle;
+        let covers = self.links.search(givens, exclude, limit, |rows| {
+            for row in rows {
+                solution.set(row / 9, (row % 9) as u8 + 1);
+            }
+        });
+        self.stats = SearchStats {
+            guesses: u32::try_from(self.links.guesses()).unwrap_or(u32::MAX),
+            ..SearchStats::default()
+        };
+        match covers {
+            Covers::Found(n) if n > 0 => Count {
+                solutions: n,
+                first: Some(solution),
+            },
+            _ => Count {
+                solutions: 0,
+                first: None,
+            },
+        }
+    }
+}
+
+impl Engine for Dlx {
+    type Boards = super::BoardDlx;
+
+    fn boxed() -> Box<Self> {
+        Dlx::new()
+    }
+
+    fn solve(&mut self, puzzle: &Grid) -> Outcome {
+        if let Some(clash) = puzzle.find_clash() {
+            return Outcome::Invalid(clash);
+        }
+        match self.search(puzzle, 1, None).first {
+            Some(s) => Outcome::Solved(s),
+            None => Outcome::Unsolvable,
+        }
+    }
+
+    fn solve_excluding(&mut self, puzzle: &Grid, cell: usize, digit: u8) -> Outcome {
+        if let Some(clash) = puzzle.find_clash() {
+            return Outcome::Invalid(clash);
+        }
+        match self.search(puzzle, 1, Some((cell, digit))).first {
+            Some(s) => Outcome::Solved(s),
+            None => Outcome::Unsolvable,
+        }
+    }
+
+    fn count(&mut self, puzzle: &Grid, limit: u64) -> Count {
+        self.search(puzzle, limit.max(1), None)
+    }
+
+    fn classify(&mut self, puzzle: &Grid) -> Classification {
+        if let Some(clash) = puzzle.find_clash() {
+            return Classification::Invalid(clash);
+        }
+        let count = self.search(puzzle, 2, None);
+        match (count.solutions, count.first) {
+            (1, Some(s)) => Classification::Unique(s),
+            (_, Some(s)) => Classification::Multiple(s),
+            _ => Classification::Unsolvable,
+        }
+    }
+
+    fn stats(&self) -> SearchStats {
+        self.stats
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_and_restores() {
+        let mut dlx = Dlx::new();
+        let p = Grid::parse(
+            b"4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........",
+        )
+        .unwrap();
+        let c = dlx.count(&p, 2);
+        assert_eq!(c.solutions, 1);
+        let s = c.first.unwrap();
+        assert!(s.is_valid_solution() && s.keeps_givens_of(&p));
+        assert_eq!(dlx.count(&Grid::EMPTY, 10).solutions, 10);
+        // The same answer again: the links are back as built.
+        assert_eq!(dlx.count(&p, 2), c);
+        let cell = (0..CELLS).find(|&i| p.get(i) == 0).unwrap();
+        assert_eq!(
+            dlx.solve_excluding(&p, cell, s.get(cell)),
+            Outcome::Unsolvable
+        );
+        assert_eq!(dlx.count(&p, 2), c);
+    }
+}
