@@ -16,7 +16,7 @@ fn main() {
         "full grids: {:.0}/s ({x})",
         n as f64 / t.elapsed().as_secs_f64()
     );
-    for k in [20u8, 21, 22, 23, 25, 30] {
+    for k in [20u16, 21, 22, 23, 25, 30] {
         let spec = Spec {
             pattern: Pattern::None,
             target: Target::Givens(k),

@@ -12,7 +12,7 @@ use crate::cli::{
 };
 use crate::corpus;
 use crate::dlx::{BoardDlx, Dlx};
-use crate::generate::{Pattern, Spec, Target};
+use crate::generate::{BoardPlan, Pattern, Spec, Target, MIN_GIVENS};
 use crate::grader::Level;
 use crate::input::{self, ColumnChoice, Format, InputError};
 use crate::jobs::Generate;
@@ -326,9 +326,39 @@ fn run_generate(args: &GenerateArgs) -> Result<ExitCode, AppError> {
         LevelArg::Expert => Level::Expert,
         LevelArg::Extreme => Level::Extreme,
     });
-    // Only CSV rows have a difficulty column to fill.
-    let graded = args.format == MadeFormatArg::Csv;
-    let generate = Generate::new(Spec { pattern, target }, args.seed, level, graded);
+    let rules = board_rules(&args.boards)?;
+    let generate = if rules.all_boards() {
+        let side = rules
+            .size
+            .or(rules.symbols.as_ref().map(Symbols::side))
+            .unwrap_or(9);
+        if level.is_some() {
+            return Err(AppError::Other(
+                "--difficulty grades classic 9x9 puzzles only (the grader's techniques and \
+                 scale are defined there)"
+                    .into(),
+            ));
+        }
+        if let Some(k) = args.givens.filter(|&k| usize::from(k) > side * side) {
+            return Err(AppError::Other(format!(
+                "--givens {k}: a {side}x{side} board has {} cells",
+                side * side
+            )));
+        }
+        let plan = BoardPlan::new(side, rules.variant, pattern, target)
+            .map_err(|e| AppError::Other(e.to_string()))?;
+        Generate::boards(plan, args.seed)
+    } else {
+        if let Some(k) = args.givens.filter(|k| !(MIN_GIVENS..=81).contains(k)) {
+            return Err(AppError::Other(format!(
+                "--givens {k}: expected {MIN_GIVENS} to 81 for 9x9 (below {MIN_GIVENS} \
+                 digging practically never gets there)"
+            )));
+        }
+        // Only CSV rows have a difficulty column to fill.
+        let graded = args.format == MadeFormatArg::Csv;
+        Generate::new(Spec { pattern, target }, args.seed, level, graded)
+    };
     let options = MakeOptions {
         count: args.count,
         threads: args.threads.map_or_else(default_threads, usize::from),
@@ -337,10 +367,21 @@ fn run_generate(args: &GenerateArgs) -> Result<ExitCode, AppError> {
             MadeFormatArg::Lines => OutputFormat::Pairs,
         },
         progress: show_progress(&args.out),
+        symbols: generate
+            .board_plan()
+            .map(|plan| rules.symbols_for(plan.side())),
     };
     let mut out = Output::open(args.out.output.as_deref())?;
     let (mut report, histogram) = pipeline::run_generate(&generate, &options, &mut out)?;
-    report.input = format!("generate (seed {})", args.seed);
+    report.input = match generate.board_plan() {
+        None => format!("generate (seed {})", args.seed),
+        Some(plan) => format!(
+            "generate {0}x{0} {1} (seed {2})",
+            plan.side(),
+            plan.variant().name(),
+            args.seed
+        ),
+    };
     out.finish()?;
     write_results(&report, &histogram, &args.out)?;
     Ok(ExitCode::SUCCESS)

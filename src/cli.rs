@@ -164,7 +164,7 @@ pub enum VariantArg {
     Windoku,
 }
 
-/// Options for boards other than classic 9x9 (`solve`, `classify`, `bench`).
+/// Options for boards other than classic 9x9 (`solve`, `classify`, `bench`, `generate`).
 #[derive(Debug, Args)]
 pub struct BoardArgs {
     /// Side of every board: 4, 9, 16 or 25 (default: from each record's length, 16, 81,
@@ -322,11 +322,11 @@ pub struct GenerateArgs {
     /// Worker threads (default: all cores).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub threads: Option<u16>,
-    /// Dig until at most K givens remain (20 to 81; below 20 digging practically never
-    /// gets there).
+    /// Dig until at most K givens remain (9x9: 20 to 81, below 20 digging practically
+    /// never gets there; other boards: up to their cell count).
     #[arg(long, value_name = "K", conflicts_with = "minimal",
-          value_parser = clap::value_parser!(u8).range(20..=81))]
-    pub givens: Option<u8>,
+          value_parser = clap::value_parser!(u16).range(1..=625))]
+    pub givens: Option<u16>,
     /// Dig until no given (or symmetric group of givens) can be removed (the default).
     #[arg(long)]
     pub minimal: bool,
@@ -339,6 +339,9 @@ pub struct GenerateArgs {
     /// Row layout.
     #[arg(long, value_enum, default_value_t = MadeFormatArg::Csv)]
     pub format: MadeFormatArg,
+    /// Geometry and rules of the boards to make (default: classic 9x9).
+    #[command(flatten)]
+    pub boards: BoardArgs,
     /// Output selection.
     #[command(flatten)]
     pub out: OutputArgs,

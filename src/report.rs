@@ -8,6 +8,7 @@ use hdrhistogram::Histogram;
 use serde::{Deserialize, Serialize};
 
 use crate::grader::Level;
+use crate::variant::MAX_CELLS;
 
 /// Highest latency the histograms track exactly (60 s); larger values saturate.
 pub const MAX_LATENCY_NS: u64 = 60_000_000_000;
@@ -97,15 +98,15 @@ impl StatusCounts {
 pub struct Breakdown {
     /// Records per [`Level`], in [`Level::ALL`] order.
     pub levels: [u64; 5],
-    /// Records per number of givens (0..=81).
-    pub givens: [u64; 82],
+    /// Records per number of givens (0..=625: boards up to 25x25).
+    pub givens: [u64; MAX_CELLS + 1],
 }
 
 impl Default for Breakdown {
     fn default() -> Self {
         Breakdown {
             levels: [0; 5],
-            givens: [0; 82],
+            givens: [0; MAX_CELLS + 1],
         }
     }
 }
@@ -134,9 +135,9 @@ impl Breakdown {
     }
 
     /// Records per number of givens (nonzero entries), when any was counted.
-    pub fn givens_counts(&self) -> Option<BTreeMap<u8, u64>> {
+    pub fn givens_counts(&self) -> Option<BTreeMap<u16, u64>> {
         (self.givens.iter().sum::<u64>() > 0).then(|| {
-            (0u8..=81)
+            (0u16..)
                 .zip(&self.givens)
                 .filter(|(_, &n)| n > 0)
                 .map(|(g, &n)| (g, n))
@@ -247,7 +248,7 @@ pub struct RunReport {
     pub difficulty: Option<LevelCounts>,
     /// Records per number of givens (`generate`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub givens: Option<BTreeMap<u8, u64>>,
+    pub givens: Option<BTreeMap<u16, u64>>,
     /// The whole latency histogram (nanoseconds), HdrHistogram V2 with deflate, base64:
     /// what `merge` adds up exactly.
     #[serde(default)]

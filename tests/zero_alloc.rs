@@ -263,6 +263,41 @@ fn generating_allocates_nothing_per_puzzle() {
     }
 }
 
+/// Making variant boards allocates nothing once the engine has met the size: the calls
+/// `generate --size/--variant` makes for each record, row included.
+#[test]
+fn generating_boards_allocates_nothing_per_board() {
+    use sudoku_batch::generate::{BoardPlan, Pattern, Target};
+    use sudoku_batch::jobs::Generate;
+    use sudoku_batch::pipeline::made_board_row;
+    use sudoku_batch::variant::{Symbols, Variant, VariantSolver, MAX_CELLS};
+
+    let rows = RowWriter::new(OutputFormat::Csv, None);
+    for (side, variant, count) in [
+        (4, Variant::Classic, 200),
+        (9, Variant::Diagonal, 50),
+        (16, Variant::Classic, 3),
+    ] {
+        let plan = BoardPlan::new(side, variant, Pattern::Rot180, Target::Minimal).unwrap();
+        let generate = Generate::boards(plan, 3);
+        let mut engine = VariantSolver::new(variant);
+        let symbols = Symbols::default_for(side);
+        generate.record_board(&mut engine, 0).unwrap();
+        let mut out = Vec::with_capacity(1 << 20);
+        let n = allocations(|| {
+            for index in 1..=count {
+                let (made, extra) = generate.record_board(&mut engine, index).unwrap();
+                let mut texts = ([0; MAX_CELLS], [0; MAX_CELLS]);
+                rows.row(
+                    &made_board_row(index, &made, &extra, &symbols, &mut texts),
+                    &mut out,
+                );
+            }
+        });
+        assert_eq!(n, 0, "{side} {variant:?}");
+    }
+}
+
 /// Pencil-mark records (729 characters) take the same path without allocating.
 #[test]
 fn pencil_mark_records_allocate_nothing() {

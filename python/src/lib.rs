@@ -226,7 +226,7 @@ fn generate(
     py: Python<'_>,
     count: u64,
     seed: u64,
-    givens: Option<u8>,
+    givens: Option<u16>,
     symmetry: &str,
     difficulty: Option<&str>,
     threads: Option<usize>,
@@ -279,7 +279,8 @@ fn generate(
         puzzles.extend_from_slice(&line);
         m.solution.write_line(&mut line);
         solutions.extend_from_slice(&line);
-        given_counts.push(extra.givens);
+        // 9x9 grids: at most 81 givens.
+        given_counts.push(extra.givens as u8);
         levels.push(extra.grade.map_or(255, |g| g.level as u8));
         ratings.push(extra.grade.map_or(0, |g| g.rating));
     }

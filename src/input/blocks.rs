@@ -152,6 +152,7 @@ impl<'a> Block<'a> {
             puzzle,
             raw: self.raw,
             expected,
+            expected_text: None,
             marks: None,
         }
     }

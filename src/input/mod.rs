@@ -464,6 +464,9 @@ pub struct Record<'a> {
     pub raw: &'a [u8],
     /// The expected solution given in the input, if any (`Err` when it is malformed).
     pub expected: Option<Result<Grid, ()>>,
+    /// The expected solution's text as it appears in the input, if any (variant boards
+    /// read it by their own rules).
+    pub expected_text: Option<&'a [u8]>,
     /// For a pencil-mark record (729 characters): its candidates. `puzzle` then holds
     /// the cells that have a single candidate, as givens.
     pub marks: Option<Marks>,
@@ -606,6 +609,7 @@ fn csv_record<'a>(
         expected: solution
             .filter(|f| !f.is_empty())
             .map(|f| Grid::parse(f).map_err(|_| ())),
+        expected_text: solution.filter(|f| !f.is_empty()),
         marks: None,
     }
 }
@@ -620,6 +624,7 @@ fn line_record(line: &[u8], line_no: u64) -> Record<'_> {
                 puzzle: Ok(grid),
                 raw: line,
                 expected: None,
+                expected_text: None,
                 marks: None,
             };
         }
@@ -634,6 +639,10 @@ fn line_record(line: &[u8], line_no: u64) -> Record<'_> {
     let mut puzzle: Option<(usize, &[u8])> = None;
     let mut longest: Option<(usize, &[u8])> = None;
     let mut expected = None;
+    let mut expected_text = None;
+    // After a token that is not a grid: the next token of its length (a variant board's
+    // solution).
+    let mut after_longest: Option<&[u8]> = None;
     let mut pos = 0;
     for token in text.split(|b| b.is_ascii_whitespace()) {
         let start = pos;
@@ -647,9 +656,13 @@ fn line_record(line: &[u8], line_no: u64) -> Record<'_> {
                 puzzle = Some((start, token));
             } else if expected.is_none() && token.iter().all(|&b| (b'1'..=b'9').contains(&b)) {
                 expected = Grid::parse(token).ok().map(Ok);
+                expected_text = Some(token);
             }
         } else if longest.is_none_or(|(_, t)| t.len() < token.len()) {
             longest = Some((start, token));
+            after_longest = None;
+        } else if longest.is_some_and(|(_, t)| t.len() == token.len()) && after_longest.is_none() {
+            after_longest = Some(token);
         }
     }
     match (puzzle, longest) {
@@ -658,6 +671,7 @@ fn line_record(line: &[u8], line_no: u64) -> Record<'_> {
             puzzle: Grid::parse(token).map_err(RecordError::Parse),
             raw: token,
             expected,
+            expected_text,
             marks: None,
         },
         // 729 characters: the nine candidate positions of every cell.
@@ -668,6 +682,7 @@ fn line_record(line: &[u8], line_no: u64) -> Record<'_> {
                 puzzle: marks.map(|m| m.singles()).map_err(RecordError::Marks),
                 raw: token,
                 expected: None,
+                expected_text: None,
                 marks: marks.ok(),
             }
         }
@@ -688,6 +703,7 @@ fn line_record(line: &[u8], line_no: u64) -> Record<'_> {
                 })),
                 raw: token,
                 expected: None,
+                expected_text: after_longest,
                 marks: None,
             }
         }
@@ -696,6 +712,7 @@ fn line_record(line: &[u8], line_no: u64) -> Record<'_> {
             puzzle: Err(RecordError::NoGrid),
             raw: text,
             expected: None,
+            expected_text: None,
             marks: None,
         },
     }

@@ -8,23 +8,29 @@ use std::fmt;
 
 use super::{Columns, Value};
 use crate::engine::Engine;
-use crate::generate::{make, record_rng, Made, Orbits, Spec};
+use crate::generate::{make, record_rng, BoardPlan, Made, MadeBoard, Orbits, Spec};
 use crate::grader::{self, Level};
 use crate::report::Breakdown;
 use crate::solver::Classification;
+use crate::variant::{VariantSolver, MAX_CELLS};
 
 /// Most full grids tried for one record before giving up (when the target or the level
 /// asked for is out of practical reach).
 pub const MAX_ATTEMPTS: u64 = 1_000_000;
 
+/// Most full boards tried for one variant record (each costs a full dig).
+pub const MAX_BOARD_ATTEMPTS: u64 = 100;
+
 /// What to make.
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 pub struct Generate {
     spec: Spec,
     orbits: Orbits,
     seed: u64,
     level: Option<Level>,
     graded: bool,
+    /// Variant boards instead of classic 9x9 grids.
+    boards: Option<Box<BoardPlan>>,
 }
 
 /// A record could not be made.
@@ -34,6 +40,8 @@ pub struct GenerateError {
     pub record: u64,
     /// The level asked for, if any.
     pub level: Option<Level>,
+    /// Full grids or boards tried.
+    pub attempts: u64,
 }
 
 impl fmt::Display for GenerateError {
@@ -44,8 +52,9 @@ impl fmt::Display for GenerateError {
         }
         write!(
             f,
-            " after {MAX_ATTEMPTS} attempts; ask for fewer constraints (more givens, no \
-             symmetry, another level)"
+            " after {} attempts; ask for fewer constraints (more givens, no symmetry, \
+             another level)",
+            self.attempts
         )
     }
 }
@@ -56,7 +65,7 @@ impl std::error::Error for GenerateError {}
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Generated {
     /// Givens of the puzzle.
-    pub givens: u8,
+    pub givens: u16,
     /// Its grade.
     pub grade: Option<grader::Grade>,
 }
@@ -74,7 +83,7 @@ impl Columns for Generated {
     }
 
     fn count(&self, breakdown: &mut Breakdown) {
-        breakdown.givens[usize::from(self.givens).min(81)] += 1;
+        breakdown.givens[usize::from(self.givens).min(MAX_CELLS)] += 1;
         if let Some(g) = &self.grade {
             breakdown.levels[g.level as usize] += 1;
         }
@@ -92,7 +101,65 @@ impl Generate {
             seed,
             level,
             graded: graded || level.is_some(),
+            boards: None,
         }
+    }
+
+    /// Variant boards to `plan`, from `seed` (not graded: the grader's techniques and
+    /// scale are classic 9x9's).
+    pub fn boards(plan: BoardPlan, seed: u64) -> Generate {
+        let spec = Spec {
+            pattern: crate::generate::Pattern::None,
+            target: crate::generate::Target::Minimal,
+        };
+        Generate {
+            boards: Some(Box::new(plan)),
+            ..Generate::new(spec, seed, None, false)
+        }
+    }
+
+    /// The plan when the run makes variant boards.
+    pub fn board_plan(&self) -> Option<&BoardPlan> {
+        self.boards.as_deref()
+    }
+
+    /// Makes variant record `index` (0-based) on `engine` (of the plan's variant): a
+    /// unique board and its solution. Only for a run made by [`Generate::boards`].
+    pub fn record_board(
+        &self,
+        engine: &mut VariantSolver,
+        index: u64,
+    ) -> Result<(MadeBoard, Generated), GenerateError> {
+        let plan = self.boards.as_deref().expect("a board run");
+        let mut rng = record_rng(self.seed, index);
+        let mut attempts = 0u64;
+        while attempts < MAX_BOARD_ATTEMPTS {
+            let Some(made) = plan.make(engine, &mut rng, MAX_BOARD_ATTEMPTS - attempts) else {
+                attempts = MAX_BOARD_ATTEMPTS;
+                break;
+            };
+            attempts += 1 + u64::from(made.restarts);
+            // The engine confirms what digging decided, with a fresh count.
+            let confirmed = matches!(
+                engine.count(&made.puzzle, 2),
+                Ok(Ok(c)) if c.solutions == 1 && c.first == Some(made.solution)
+            );
+            if confirmed {
+                let givens = made.puzzle.givens() as u16;
+                return Ok((
+                    made,
+                    Generated {
+                        givens,
+                        grade: None,
+                    },
+                ));
+            }
+        }
+        Err(GenerateError {
+            record: index + 1,
+            level: None,
+            attempts,
+        })
     }
 
     /// Makes record `index` (0-based): a unique puzzle, its solution, and its columns.
@@ -121,12 +188,13 @@ impl Generate {
             {
                 continue;
             }
-            let givens = made.puzzle.given_count() as u8;
+            let givens = made.puzzle.given_count() as u16;
             return Ok((made, Generated { givens, grade }));
         }
         Err(GenerateError {
             record: index + 1,
             level: self.level,
+            attempts,
         })
     }
 }

@@ -28,14 +28,14 @@ use hdrhistogram::Histogram;
 use rayon::ThreadPool;
 
 use crate::engine::Engine;
-use crate::generate::Made;
+use crate::generate::{Made, MadeBoard};
 use crate::input::{detect_layout, ColumnChoice, Format, InputBytes, InputError, Layout};
 use crate::jobs::{Columns, Generate, GenerateError, Generated, Job};
 use crate::output::{Output, OutputError};
 use crate::report::{encode_histogram, new_histogram, Latency, RunReport, Status};
-use crate::rows::{OutputFormat, Row, RowWriter};
+use crate::rows::{BoardRow, BoardTexts, OutputFormat, Row, RowWriter};
 use crate::solver::Solver;
-use crate::variant::BoardRules;
+use crate::variant::{BoardRules, Symbols, VariantSolver, MAX_CELLS};
 use ordered::{Done, OrderedWriter};
 
 /// Settings for one run.
@@ -244,6 +244,8 @@ pub struct MakeOptions {
     pub output_format: OutputFormat,
     /// Show a progress bar.
     pub progress: bool,
+    /// The alphabet of made variant boards (`None` for classic 9x9 runs).
+    pub symbols: Option<Symbols>,
 }
 
 /// Makes `options.count` records with `generate`, in record order, through the same
@@ -255,8 +257,16 @@ pub fn run_generate(
 ) -> Result<(RunReport, Histogram<u64>), RunError> {
     let started = Instant::now();
     let threads = options.threads.max(1);
-    let workers: Vec<Mutex<(Box<Solver>, Histogram<u64>)>> = (0..threads)
-        .map(|_| Mutex::new((Solver::boxed(), new_histogram())))
+    let workers: Vec<Mutex<MakeWorker>> = (0..threads)
+        .map(|_| {
+            Mutex::new(MakeWorker {
+                grids: Solver::boxed(),
+                boards: generate
+                    .board_plan()
+                    .map(|plan| VariantSolver::new(plan.variant())),
+                histogram: new_histogram(),
+            })
+        })
         .collect();
     let rows = RowWriter::new(options.output_format, None);
     let mut header = Vec::new();
@@ -265,6 +275,7 @@ pub fn run_generate(
     let batch = (options.count / (threads as u64 * 16)).clamp(1, 256);
     let mut next = 0u64;
     let progress = options.progress.then_some((options.count, Unit::Records));
+    let symbols = options.symbols.unwrap_or_else(|| Symbols::default_for(9));
     let driven = drive(
         (&workers, None),
         &rows,
@@ -276,23 +287,46 @@ pub fn run_generate(
             next = range.end;
             Ok((!range.is_empty()).then(|| (range.clone(), range.end - range.start)))
         },
-        |range: Range<u64>, (engine, histogram), out: &mut Vec<u8>, tally: &mut Tally| {
+        |range: Range<u64>, worker: &mut MakeWorker, out: &mut Vec<u8>, tally: &mut Tally| {
             for index in range {
                 let start = Instant::now();
-                let (made, extra) = generate
-                    .record(&mut **engine, index)
-                    .map_err(RunError::Generate)?;
-                histogram.saturating_record((start.elapsed().as_nanos() as u64).max(1));
+                match &mut worker.boards {
+                    None => {
+                        let (made, extra) = generate
+                            .record(&mut *worker.grids, index)
+                            .map_err(RunError::Generate)?;
+                        rows.row(&made_row(index, &made, &extra), out);
+                        extra.count(&mut tally.breakdown);
+                    }
+                    Some(engine) => {
+                        let (made, extra) = generate
+                            .record_board(engine, index)
+                            .map_err(RunError::Generate)?;
+                        let mut texts: BoardTexts = ([0; MAX_CELLS], [0; MAX_CELLS]);
+                        let row = made_board_row(index, &made, &extra, &symbols, &mut texts);
+                        rows.row(&row, out);
+                        extra.count(&mut tally.breakdown);
+                    }
+                }
+                let ns = start.elapsed().as_nanos() as u64;
+                worker.histogram.saturating_record(ns.max(1));
                 tally.counts.add(Status::Unique);
                 tally.rows += 1;
-                extra.count(&mut tally.breakdown);
-                rows.row(&made_row(index, &made, &extra), out);
             }
             Ok(())
         },
     )?;
-    let histogram = merged(workers.iter().map(|w| lock(w).1.clone()));
+    let histogram = merged(workers.iter().map(|w| lock(w).histogram.clone()));
     Ok(driven.report("generate", threads, histogram, started, false))
+}
+
+/// One `generate` worker's state.
+struct MakeWorker {
+    /// The engine for classic 9x9 grids.
+    grids: Box<Solver>,
+    /// The engine for variant boards, in a board run.
+    boards: Option<VariantSolver>,
+    histogram: Histogram<u64>,
 }
 
 /// The row of made record `index` (0-based): a unique puzzle and its solution.
@@ -304,6 +338,32 @@ pub fn made_row<'a>(index: u64, made: &'a Made, extra: &'a Generated) -> Row<'a,
         puzzle_text: None,
         status: Status::Unique,
         solution: Some(&made.solution),
+        reason: None,
+        mismatch: false,
+        extra,
+    }
+}
+
+/// The row of made variant board `index` (0-based), written in `symbols` into `texts`.
+pub fn made_board_row<'a>(
+    index: u64,
+    made: &MadeBoard,
+    extra: &'a Generated,
+    symbols: &Symbols,
+    texts: &'a mut BoardTexts,
+) -> Row<'a, Generated> {
+    Row {
+        line: index + 1,
+        puzzle: Err(b""),
+        board: Some(BoardRow::write(
+            &made.puzzle,
+            Some(&made.solution),
+            symbols,
+            texts,
+        )),
+        puzzle_text: None,
+        status: Status::Unique,
+        solution: None,
         reason: None,
         mismatch: false,
         extra,

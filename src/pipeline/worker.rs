@@ -14,7 +14,7 @@ use crate::jobs::Columns;
 use crate::jobs::{Answer, Job};
 use crate::marks::Marks;
 use crate::report::{new_histogram, Breakdown, Status, StatusCounts};
-use crate::rows::{BoardRow, Reason, Row, RowWriter};
+use crate::rows::{BoardRow, BoardTexts, Reason, Row, RowWriter};
 use crate::variant::{Board, BoardRules, Symbols, MAX_CELLS};
 
 /// Most line numbers of non-unique records kept for `--require-unique` messages.
@@ -351,22 +351,22 @@ fn board_row<J: Job>(
             }
         }
     };
-    let mismatch = match (&record.expected, &solution) {
-        (None, _) => false,
-        (Some(Ok(expected)), Some(found)) => Board::from_grid(expected) != *found,
-        (Some(_), _) => true,
+    // The input's solution read by the run's rules, like the puzzle.
+    let mismatch = match (record.expected_text, &record.expected, &solution) {
+        (Some(text), _, Some(found)) => {
+            Board::parse(text, Some(found.side()), rules.symbols.as_ref()) != Ok(*found)
+        }
+        // Printed grids give a solution but no text of it.
+        (None, Some(Ok(expected)), Some(found)) => Board::from_grid(expected) != *found,
+        (None, None, _) => false,
+        _ => true,
     };
     tally.add(record.line, status, mismatch, job.checks_uniqueness());
     tally.count_extra(record.line, &extra);
-    let (mut puzzle_text, mut solution_text) = ([0u8; MAX_CELLS], [0u8; MAX_CELLS]);
+    let mut texts: BoardTexts = ([0; MAX_CELLS], [0; MAX_CELLS]);
     let board = parsed.as_ref().ok().map(|board| {
         let symbols = boards.symbols(board.side());
-        BoardRow {
-            side: board.side(),
-            box_side: (2..=5).find(|n| n * n == board.side()).unwrap_or(3),
-            puzzle: board.write(symbols, &mut puzzle_text),
-            solution: solution.map(|s| s.write(symbols, &mut solution_text)),
-        }
+        BoardRow::write(board, solution.as_ref(), symbols, &mut texts)
     });
     rows.row(
         &Row {

@@ -18,7 +18,7 @@ use crate::grid::{Clash, Grid};
 use crate::input::{Format, Layout, RecordError};
 use crate::jobs::Columns;
 use crate::report::Status;
-use crate::variant::{BoardError, GeometryError, UnitKind};
+use crate::variant::{Board, BoardError, GeometryError, Symbols, UnitKind, MAX_CELLS};
 
 /// The columns every job writes, in order, before its own.
 pub const COLUMNS: &[&str] = &["line", "puzzle", "solution", "status", "reason", "mismatch"];
@@ -165,6 +165,28 @@ pub struct BoardRow<'a> {
     pub puzzle: &'a [u8],
     /// The solution, if one was found.
     pub solution: Option<&'a [u8]>,
+}
+
+/// Text buffers for a board row's puzzle and solution.
+pub type BoardTexts = ([u8; MAX_CELLS], [u8; MAX_CELLS]);
+
+impl<'a> BoardRow<'a> {
+    /// The texts of `puzzle` and `solution` in `symbols`, written into `texts`.
+    pub fn write(
+        puzzle: &Board,
+        solution: Option<&Board>,
+        symbols: &Symbols,
+        texts: &'a mut BoardTexts,
+    ) -> BoardRow<'a> {
+        let side = puzzle.side();
+        let (puzzle_text, solution_text) = (&mut texts.0, &mut texts.1);
+        BoardRow {
+            side,
+            box_side: (2..=5).find(|n| n * n == side).unwrap_or(3),
+            puzzle: puzzle.write(symbols, puzzle_text),
+            solution: solution.map(|s| s.write(symbols, solution_text)),
+        }
+    }
 }
 
 /// Writes rows of one run in one format.

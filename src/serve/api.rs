@@ -430,7 +430,7 @@ pub(super) async fn validate(
 #[serde(deny_unknown_fields)]
 pub(super) struct GenerateQuery {
     count: Option<u64>,
-    givens: Option<u8>,
+    givens: Option<u16>,
     difficulty: Option<String>,
     seed: Option<u64>,
     symmetry: Option<String>,

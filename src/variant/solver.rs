@@ -120,6 +120,13 @@ impl<const SIDE: usize, const CELLS: usize> MaskSolver<SIDE, CELLS> {
     /// Counts the solutions of `board` up to `limit` (at least 1). Givens that clash
     /// count as no solution.
     pub fn count(&mut self, board: &Board, limit: u64) -> BoardCount {
+        self.count_within(board, limit, u64::MAX)
+            .expect("no budget to run out of")
+    }
+
+    /// [`MaskSolver::count`], giving up (`None`) once the search has tried more than
+    /// `budget` branches.
+    pub fn count_within(&mut self, board: &Board, limit: u64, budget: u64) -> Option<BoardCount> {
         let limit = limit.max(1);
         let mut result = BoardCount {
             solutions: 0,
@@ -128,7 +135,7 @@ impl<const SIDE: usize, const CELLS: usize> MaskSolver<SIDE, CELLS> {
         };
         let ok = self.start(board);
         if !ok {
-            return result;
+            return Some(result);
         }
         let mut depth = 0usize;
         if self.stack[0].left > 0 {
@@ -164,6 +171,9 @@ impl<const SIDE: usize, const CELLS: usize> MaskSolver<SIDE, CELLS> {
                 (usize::from(node.pair[k]), node.pair_bit)
             };
             result.guesses += 1;
+            if result.guesses > budget {
+                return None;
+            }
             let (done, rest) = self.stack.split_at_mut(depth + 1);
             let child = &mut rest[0];
             *child = done[depth];
@@ -188,7 +198,7 @@ impl<const SIDE: usize, const CELLS: usize> MaskSolver<SIDE, CELLS> {
                 }
             }
         }
-        result
+        Some(result)
     }
 
     /// Sets up depth 0 from the givens and propagates; false on a contradiction.
@@ -541,6 +551,20 @@ impl VariantSolver {
         board: &Board,
         limit: u64,
     ) -> Result<Result<BoardCount, BoardClash>, super::GeometryError> {
+        Ok(match self.count_within(board, limit, u64::MAX)? {
+            Ok(count) => Ok(count.expect("no budget to run out of")),
+            Err(clash) => Err(clash),
+        })
+    }
+
+    /// [`VariantSolver::count`], giving up (`Ok(Ok(None))`) once the search has tried
+    /// more than `budget` branches.
+    pub fn count_within(
+        &mut self,
+        board: &Board,
+        limit: u64,
+        budget: u64,
+    ) -> Result<Result<Option<BoardCount>, BoardClash>, super::GeometryError> {
         fn get<const S: usize, const C: usize>(
             slot: &mut Option<Box<MaskSolver<S, C>>>,
             variant: Variant,
@@ -554,18 +578,19 @@ impl VariantSolver {
             engine: &mut MaskSolver<S, C>,
             board: &Board,
             limit: u64,
-        ) -> Result<BoardCount, BoardClash> {
+            budget: u64,
+        ) -> Result<Option<BoardCount>, BoardClash> {
             match engine.clash(board) {
                 Some(clash) => Err(clash),
-                None => Ok(engine.count(board, limit)),
+                None => Ok(engine.count_within(board, limit, budget)),
             }
         }
         let v = self.variant;
         Ok(match board.side() {
-            4 => run(get(&mut self.s4, v)?, board, limit),
-            9 => run(get(&mut self.s9, v)?, board, limit),
-            16 => run(get(&mut self.s16, v)?, board, limit),
-            25 => run(get(&mut self.s25, v)?, board, limit),
+            4 => run(get(&mut self.s4, v)?, board, limit, budget),
+            9 => run(get(&mut self.s9, v)?, board, limit, budget),
+            16 => run(get(&mut self.s16, v)?, board, limit, budget),
+            25 => run(get(&mut self.s25, v)?, board, limit, budget),
             other => return Err(super::GeometryError::Size(other)),
         })
     }

@@ -1,4 +1,5 @@
 //! Making puzzles: a random full grid, then givens dug out while the puzzle stays unique.
+//! Classic 9x9 here; variant boards (4x4 to 25x25, diagonal, windoku) in [`BoardPlan`].
 //!
 //! - Full grids: the three diagonal boxes filled with random permutations (they share no
 //!   row, column or box, so any fill is consistent), completed by the engine's first
@@ -17,6 +18,10 @@
 //!
 //! Everything a record needs comes from its own random stream, derived from the seed and
 //! the record's number only, so output does not depend on threads or scheduling.
+
+mod boards;
+
+pub use boards::{BoardPlan, MadeBoard};
 
 use crate::corpus::{Rng, Symmetry};
 use crate::engine::Engine;
@@ -42,18 +47,28 @@ pub enum Pattern {
 impl Pattern {
     /// The cells that must be given or empty together with `cell` (including it).
     fn orbit(self, cell: usize) -> ([u8; 4], usize) {
-        let (r, c) = (cell / 9, cell % 9);
-        let at = |r: usize, c: usize| (r * 9 + c) as u8;
+        let (cells, len) = self.orbit_in(cell, 9);
+        (cells.map(|c| c as u8), len)
+    }
+
+    /// [`Pattern::orbit`] on a `side`x`side` board.
+    fn orbit_in(self, cell: usize, side: usize) -> ([u16; 4], usize) {
+        let (r, c, last) = (cell / side, cell % side, side - 1);
+        let at = |r: usize, c: usize| (r * side + c) as u16;
         let mut cells = [at(r, c); 4];
-        let images: &[u8] = match self {
-            Pattern::None => &[],
-            Pattern::Rot180 => &[at(8 - r, 8 - c)],
-            Pattern::Rot90 => &[at(c, 8 - r), at(8 - r, 8 - c), at(8 - c, r)],
-            Pattern::Mirror => &[at(r, 8 - c)],
-            Pattern::Diagonal => &[at(c, r)],
+        let images = match self {
+            Pattern::None => [None; 3],
+            Pattern::Rot180 => [Some(at(last - r, last - c)), None, None],
+            Pattern::Rot90 => [
+                Some(at(c, last - r)),
+                Some(at(last - r, last - c)),
+                Some(at(last - c, r)),
+            ],
+            Pattern::Mirror => [Some(at(r, last - c)), None, None],
+            Pattern::Diagonal => [Some(at(c, r)), None, None],
         };
         let mut len = 1;
-        for &image in images {
+        for image in images.into_iter().flatten() {
             if !cells[..len].contains(&image) {
                 cells[len] = image;
                 len += 1;
@@ -69,12 +84,12 @@ pub enum Target {
     /// Until no orbit of givens can be removed.
     Minimal,
     /// Until at most this many givens remain.
-    Givens(u8),
+    Givens(u16),
 }
 
 /// The fewest givens `--givens` accepts: below this, digging practically never gets
 /// there (puzzles with 17 to 19 givens exist, but are found by dedicated searches).
-pub const MIN_GIVENS: u8 = 20;
+pub const MIN_GIVENS: u16 = 20;
 
 /// What to make.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
