@@ -24,7 +24,7 @@ use crate::report::{write_hgrm, Latency, RunReport};
 use crate::rows::OutputFormat;
 use crate::serve::{serve, ServeError, ServeOptions};
 use crate::solver::Solver;
-use crate::variant::{BoardRules, Symbols, Variant, VariantSolver};
+use crate::variant::{BoardRules, RulesError, Symbols, Variant, VariantSolver};
 use hdrhistogram::Histogram;
 
 /// Exit status for errors (bad input, options, or output).
@@ -160,23 +160,25 @@ fn run_serve(args: &cli::ServeArgs) -> Result<ExitCode, AppError> {
 
 /// The board rules of `--size`, `--variant` and `--symbols`, checked.
 fn board_rules(args: &cli::BoardArgs) -> Result<BoardRules, AppError> {
-    let symbols = match &args.symbols {
-        None => None,
-        Some(text) => {
-            Some(Symbols::custom(text).map_err(|e| AppError::Other(format!("--symbols: {e}")))?)
-        }
+    let variant = match args.variant {
+        VariantArg::Classic => Variant::Classic,
+        VariantArg::Diagonal => Variant::Diagonal,
+        VariantArg::Windoku => Variant::Windoku,
     };
-    let rules = BoardRules {
-        size: args.size.as_deref().and_then(|s| s.parse().ok()),
-        variant: match args.variant {
-            VariantArg::Classic => Variant::Classic,
-            VariantArg::Diagonal => Variant::Diagonal,
-            VariantArg::Windoku => Variant::Windoku,
-        },
-        symbols,
-    };
-    rules.check().map_err(AppError::Other)?;
-    Ok(rules)
+    BoardRules::parse(
+        args.size.as_deref().and_then(|s| s.parse().ok()),
+        Some(variant.name()),
+        args.symbols.as_deref(),
+    )
+    .map_err(|e| {
+        AppError::Other(match e {
+            RulesError::Symbols(e) => format!("--symbols: {e}"),
+            RulesError::SymbolsSize { symbols, size } => {
+                format!("--symbols has {symbols} symbols but --size is {size}")
+            }
+            other => other.to_string(),
+        })
+    })
 }
 
 fn format_choice(f: FormatArg) -> Option<Format> {

@@ -246,6 +246,59 @@ fn a_dataset_body_gives_the_clis_rows() {
     assert!(bad.json()["error"].as_str().unwrap().contains("nope"));
 }
 
+/// Variant boards in dataset bodies: sized by their length, or by `?size=&variant=&symbols=`
+/// as the CLI's options; the CLI's rows byte for byte; bad rules are a 400.
+#[test]
+fn dataset_bodies_take_variant_boards() {
+    let server = Server::start(&[]);
+    for (file, query, args) in [
+        ("variants/solo-16x16.txt", "", &[][..]),
+        ("variants/solo-25x25.txt", "?size=25", &["--size", "25"][..]),
+        (
+            "variants/solo-diagonal-9x9.txt",
+            "?variant=diagonal",
+            &["--variant", "diagonal"][..],
+        ),
+        (
+            "variants/solo-4x4.txt",
+            "?symbols=ABCD&format=lines",
+            &["--symbols", "1234"][..],
+        ),
+    ] {
+        let path = common::data(file);
+        let cli = common::stdout_of(&[&["solve", path.to_str().unwrap(), "-q"], args].concat());
+        let body = std::fs::read(&path).unwrap();
+        let served = answer(
+            ureq::post(&server.url(&format!("/v1/solve{query}")))
+                .set("content-type", "text/plain")
+                .send_bytes(&body),
+        );
+        assert_eq!(served.status, 200, "{file}: {}", served.body);
+        if query.contains("ABCD") {
+            // Digits are not symbols of ABCD: every row invalid, naming the byte.
+            assert!(served.body.lines().skip(1).all(|l| l.contains(",invalid,")));
+            assert!(served.body.contains("is not a symbol of 4x4"));
+        } else {
+            assert!(
+                served.body.as_bytes() == cli,
+                "{file}: rows differ from the CLI's"
+            );
+        }
+    }
+    for (query, fragment) in [
+        ("/v1/classify?variant=hexagonal", "hexagonal"),
+        ("/v1/classify?size=12", "size 12"),
+        ("/v1/classify?size=16&variant=windoku", "windoku"),
+        ("/v1/classify?size=4&symbols=123", "symbols"),
+        ("/v1/grade?variant=diagonal", "grade takes classic 9x9"),
+    ] {
+        let bad = post(&server.url(query), "text/plain", "1234\n");
+        assert_eq!(bad.status, 400, "{query}: {}", bad.body);
+        let error = bad.json()["error"].as_str().unwrap().to_string();
+        assert!(error.contains(fragment), "{query}: {error}");
+    }
+}
+
 #[test]
 fn validate_names_every_clash() {
     let server = Server::start(&[]);

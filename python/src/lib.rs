@@ -24,6 +24,7 @@ use sudoku_batch::pipeline::{run_file, RunOptions};
 use sudoku_batch::report::Status;
 use sudoku_batch::rows::Reason;
 use sudoku_batch::solver::Solver;
+use sudoku_batch::variant::BoardRules;
 use sudoku_batch::Grid;
 
 /// Records run between two checks for Ctrl-C.
@@ -293,15 +294,22 @@ fn generate(
     ))
 }
 
-/// Classifies a file through the mapped pipeline; returns the JSON report text.
+/// Classifies a file through the mapped pipeline (variant boards by `size`, `variant`,
+/// `symbols`, as the CLI's options); returns the JSON report text.
 #[pyfunction]
-#[pyo3(signature = (path, threads=None, output=None))]
+#[pyo3(signature = (path, threads=None, output=None, size=None, variant=None, symbols=None))]
+#[allow(clippy::too_many_arguments)]
 fn classify_file(
     py: Python<'_>,
     path: &str,
     threads: Option<usize>,
     output: Option<&str>,
+    size: Option<usize>,
+    variant: Option<&str>,
+    symbols: Option<&str>,
 ) -> PyResult<String> {
+    let rules = BoardRules::parse(size, variant, symbols)
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
     let threads =
         threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let path = Path::new(path).to_path_buf();
@@ -312,6 +320,7 @@ fn classify_file(
             .map_err(|e| PyOSError::new_err(e.to_string()))?;
         let mut options = RunOptions::new(threads.max(1));
         options.column = ColumnChoice::Auto;
+        options.boards = rules;
         let (mut report, _) = run_file(&Classify::new(), &path, &input, &options, &mut out)
             .map_err(|e| PyOSError::new_err(e.to_string()))?;
         out.finish()

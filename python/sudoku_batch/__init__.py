@@ -145,7 +145,13 @@ def generate(count, seed=1, givens=None, symmetry="none", difficulty=None, threa
     }
 
 
-def classify_file(path, threads=None, output=None):
+def classify_file(path, threads=None, output=None, size=None, variant=None, symbols=None):
     """Classifies a file through the mapped pipeline (any format the CLI reads), writing
-    rows to `output` (default: discarded); returns the run's report as a dict."""
-    return json.loads(_native.classify_file(str(path), threads, output))
+    rows to `output` (default: discarded); returns the run's report as a dict.
+
+    Variant boards as on the command line: records of 16, 256 or 625 cells are read as
+    4x4, 16x16 or 25x25 boards; `size` (4, 9, 16, 25), `variant` ("classic",
+    "diagonal", "windoku") and `symbols` (an alphabet) read every record by those rules.
+    """
+    return json.loads(_native.classify_file(str(path), threads, output, size, variant,
+                                            symbols))

@@ -87,6 +87,24 @@ def test_classify_file_reports_like_the_cli(tmp_path):
     assert len(rows) == 35
 
 
+def test_classify_file_takes_variant_boards(tmp_path):
+    rows_path = tmp_path / "rows.csv"
+    report = sudoku_batch.classify_file(ROOT / "data" / "variants" / "solo-diagonal-9x9.txt",
+                                        output=str(rows_path), variant="diagonal")
+    assert report["counts"]["unique"] == 500
+    cli = subprocess.run([str(BINARY), "classify",
+                          str(ROOT / "data" / "variants" / "solo-diagonal-9x9.txt"),
+                          "--variant", "diagonal", "--quiet"],
+                         check=True, capture_output=True).stdout.decode()
+    assert rows_path.read_text() == cli
+    # 16x16 by length, no option needed.
+    report = sudoku_batch.classify_file(ROOT / "data" / "variants" / "solo-16x16.txt")
+    assert report["counts"]["unique"] == 200
+    with pytest.raises(ValueError, match="windoku"):
+        sudoku_batch.classify_file(ROOT / "data" / "norvig-top95.txt", size=16,
+                                   variant="windoku")
+
+
 def test_grade_matches_the_cli():
     out = subprocess.run([str(BINARY), "grade", str(ROOT / "data" / "sudopedia-cases.tsv"),
                           "--quiet"], check=True, capture_output=True).stdout.decode()

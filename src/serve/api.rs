@@ -32,6 +32,7 @@ use crate::pipeline::{self, run_stream, RunOptions, Worker};
 use crate::report::StatusCounts;
 use crate::rows::{OutputFormat, Reason, RowWriter};
 use crate::validate::validate as check_grid;
+use crate::variant::BoardRules;
 
 /// Shared state as handlers see it.
 type Shared = State<Arc<AppState>>;
@@ -277,6 +278,12 @@ struct DatasetQuery {
     format: Option<String>,
     /// The CSV column holding puzzles (name or 1-based index).
     column: Option<String>,
+    /// Side of every board: 4, 9, 16 or 25 (default: from each record's length).
+    size: Option<usize>,
+    /// `classic` (default), `diagonal` or `windoku`.
+    variant: Option<String>,
+    /// Symbols of values 1..N (default: 1-9, then A-G or A-P).
+    symbols: Option<String>,
 }
 
 fn query<T: serde::de::DeserializeOwned>(uri: &Uri) -> Result<T, ApiError> {
@@ -320,6 +327,14 @@ where
         .and_then(|a| a.to_str().ok())
         .is_some_and(|a| a.contains("ndjson"));
     let mut options = RunOptions::new(1);
+    options.boards = BoardRules::parse(q.size, q.variant.as_deref(), q.symbols.as_deref())
+        .map_err(|e| ApiError::BadQuery(e.to_string()))?;
+    if options.boards.all_boards() && !matches!(job.name(), "solve" | "classify") {
+        return Err(ApiError::BadQuery(format!(
+            "size, variant and symbols are for solve and classify; {} takes classic 9x9",
+            job.name()
+        )));
+    }
     options.format = format;
     options.column = column;
     options.pool = Some(Arc::clone(&state.pool));
