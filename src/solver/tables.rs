@@ -27,6 +27,13 @@ pub static SHRINK: [u8; 512] = build_shrink();
 /// contained in `pattern`; 0 when no permutation fits (the digit cannot be placed).
 pub static TRIAD_KEEP: [u32; 512] = build_triad_keep();
 
+/// `PERMS_IN[pattern]`: the set (bit `p`) of the six triad permutations contained in a
+/// 9-bit triad pattern: the placements of a digit in a band still open at triad level.
+pub static PERMS_IN: [u8; 512] = build_perms_in();
+
+/// `PERM_CELLS[p]`: the 27-bit cell mask of permutation `p`'s three triads.
+pub static PERM_CELLS: [u32; 6] = build_perm_cells();
+
 /// `PEERS_IN_BAND[bit]`: cells of the same band that share a row, column or box with
 /// cell `bit`, excluding the cell itself.
 pub static PEERS_IN_BAND: [u32; 27] = build_peers_in_band();
@@ -38,6 +45,12 @@ pub static BOX_CELLS: [u32; 8] = build_box_cells();
 /// 27-bit mask of the columns that are alone in their box (the band's occurrence of the
 /// digit in that box must be in that column, so other bands cannot use it).
 pub static CLAIMED_COLUMNS: [u32; 512] = build_claimed_columns();
+
+/// `STACK_KEEP[only]`: for the 9-bit set of columns where one band alone still holds a
+/// digit, the 27-bit mask of cells the band keeps: in a box holding such a column, only
+/// that column's cells (the column's occurrence of the digit is in this box, so the
+/// box's is in that column: locked candidates in the stack direction); other boxes whole.
+pub static STACK_KEEP: [u32; 512] = build_stack_keep();
 
 /// `COLUMN[col]`: the 27-bit mask of column `col` across a band's three rows.
 pub static COLUMN: [u32; 9] = build_columns();
@@ -103,6 +116,53 @@ const fn build_triad_keep() -> [u32; 512] {
     table
 }
 
+/// The triad mask (bit `row * 3 + box`) of permutation `p`.
+const fn perm_triads(p: usize) -> u32 {
+    let perm = PERMUTATIONS[p];
+    let mut mask = 0u32;
+    let mut row = 0;
+    while row < 3 {
+        mask |= 1 << (row * 3 + perm[row]);
+        row += 1;
+    }
+    mask
+}
+
+const fn build_perms_in() -> [u8; 512] {
+    let mut table = [0u8; 512];
+    let mut pattern = 0;
+    while pattern < 512 {
+        let mut p = 0;
+        while p < 6 {
+            let triads = perm_triads(p);
+            if triads & pattern as u32 == triads {
+                table[pattern] |= 1 << p;
+            }
+            p += 1;
+        }
+        pattern += 1;
+    }
+    table
+}
+
+const fn build_perm_cells() -> [u32; 6] {
+    let mut table = [0u32; 6];
+    let mut p = 0;
+    while p < 6 {
+        let triads = perm_triads(p);
+        let mut t = 0;
+        while t < 9 {
+            if triads & (1 << t) != 0 {
+                let (row, bx) = (t / 3, t % 3);
+                table[p] |= 0b111 << (row * 9 + bx * 3);
+            }
+            t += 1;
+        }
+        p += 1;
+    }
+    table
+}
+
 const fn build_peers_in_band() -> [u32; 27] {
     let mut table = [0u32; 27];
     let mut cell = 0;
@@ -157,6 +217,24 @@ const fn build_claimed_columns() -> [u32; 512] {
     table
 }
 
+const fn build_stack_keep() -> [u32; 512] {
+    let mut table = [0u32; 512];
+    let mut only = 0;
+    while only < 512 {
+        let mut keep = 0u32;
+        let mut b = 0;
+        while b < 3 {
+            let group = only & (7 << (3 * b));
+            let cols = if group == 0 { 7 << (3 * b) } else { group };
+            keep |= (cols | cols << 9 | cols << 18) as u32;
+            b += 1;
+        }
+        table[only] = keep;
+        only += 1;
+    }
+    table
+}
+
 const fn build_columns() -> [u32; 9] {
     let mut table = [0u32; 9];
     let mut c = 0;
@@ -170,6 +248,26 @@ const fn build_columns() -> [u32; 9] {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn permutation_and_stack_tables() {
+        // Every triad open: all six permutations; the identity's triads alone: one.
+        assert_eq!(PERMS_IN[0x1ff], 0b11_1111);
+        assert_eq!(PERMS_IN[0b100_010_001].count_ones(), 1);
+        assert_eq!(PERMS_IN[0b000_010_001], 0);
+        let all = PERM_CELLS.iter().fold(0, |m, &c| m | c);
+        assert_eq!(all, BAND_ALL);
+        assert!(PERM_CELLS.iter().all(|c| c.count_ones() == 9));
+        // No column held alone: keep everything. Column 0 alone: box 0 keeps column 0.
+        assert_eq!(STACK_KEEP[0], BAND_ALL);
+        assert_eq!(
+            STACK_KEEP[1],
+            BAND_ALL & !(0b110 | 0b110 << 9 | 0b110 << 18)
+        );
+        // Columns 1 and 5 alone: box 0 keeps column 1, box 1 column 5, box 2 all.
+        let keep = STACK_KEEP[(1 << 1) | (1 << 5)];
+        assert_eq!(keep & 0x1ff, 0b111_100_010);
+    }
 
     #[test]
     fn full_band_keeps_everything() {
