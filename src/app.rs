@@ -746,20 +746,27 @@ mod tests {
         }
     }
 
-    #[test]
-    fn a_disagreement_is_counted_listed_and_exits_3() {
+    /// What `classify FILE --cross-check` did with the planted bug as second engine, and
+    /// then with dancing links.
+    struct Planted {
+        /// Lines whose record has r1c1 given (the planted disagreements).
+        lines: Vec<u64>,
+        /// Records in the file.
+        records: u64,
+        faulty: (ExitCode, RunReport, String),
+        sound: (ExitCode, String),
+    }
+
+    fn planted_run(file: &str) -> Planted {
         use clap::Parser;
-        let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/norvig-top95.txt");
+        let data = Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
         let text = std::fs::read_to_string(&data).unwrap();
-        let planted: Vec<u64> = (1..)
+        let lines: Vec<u64> = (1..)
             .zip(text.lines())
             .filter(|(_, l)| !l.starts_with('.') && !l.starts_with('0'))
             .map(|(n, _)| n)
             .collect();
-        assert!(
-            planted.len() > 10,
-            "the file must hold puzzles with r1c1 given"
-        );
+        assert!(lines.len() > 10, "{file} must hold puzzles with r1c1 given");
         let dir = tempfile::tempdir().unwrap();
         let (rows, report) = (dir.path().join("rows.csv"), dir.path().join("r.json"));
         let cli = Cli::parse_from([
@@ -776,68 +783,53 @@ mod tests {
         let Command::Classify(args) = cli.command else {
             panic!("not classify")
         };
+        let read = |path: &Path| std::fs::read_to_string(path).unwrap();
         let code = run_job(&CrossCheck::<Solver, Faulty>::default(), &args.run, false).unwrap();
-        assert_eq!(code, ExitCode::from(EXIT_DISAGREE));
-        let report: RunReport =
-            serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
-        assert_eq!(report.disagree, Some(planted.len() as u64));
-        assert_eq!(report.first_disagree, planted[..10]);
+        let faulty = (
+            code,
+            serde_json::from_str(&read(&report)).unwrap(),
+            read(&rows),
+        );
+        let code = run_job(&CrossCheck::new(), &args.run, false).unwrap();
+        Planted {
+            lines,
+            records: text.lines().count() as u64,
+            faulty,
+            sound: (code, read(&rows)),
+        }
+    }
+
+    #[test]
+    fn a_disagreement_is_counted_listed_and_exits_3() {
+        let run = planted_run("data/norvig-top95.txt");
+        let (code, report, written) = &run.faulty;
+        assert_eq!(*code, ExitCode::from(EXIT_DISAGREE));
+        assert_eq!(report.disagree, Some(run.lines.len() as u64));
+        assert_eq!(report.first_disagree, run.lines[..10]);
         // The rows are the first engine's; column `engines` marks the planted records.
-        let written = std::fs::read_to_string(&rows).unwrap();
         let disagreeing: Vec<u64> = written
             .lines()
             .skip(1)
             .filter(|l| l.ends_with(",disagree"))
             .map(|l| l.split(',').next().unwrap().parse().unwrap())
             .collect();
-        assert_eq!(disagreeing, planted);
+        assert_eq!(disagreeing, run.lines);
         assert!(written.lines().skip(1).all(|l| l.contains(",unique,")));
         // Without the planted bug, the same run agrees everywhere and exits 0.
-        let code = run_job(&CrossCheck::new(), &args.run, false).unwrap();
-        assert_eq!(code, ExitCode::SUCCESS);
+        assert_eq!(run.sound.0, ExitCode::SUCCESS);
     }
 
     #[test]
     fn a_disagreement_on_variant_boards_is_found_too() {
-        use clap::Parser;
-        let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/variants/solo-16x16.txt");
-        let text = std::fs::read_to_string(&data).unwrap();
-        let planted: Vec<u64> = (1..)
-            .zip(text.lines())
-            .filter(|(_, l)| !l.starts_with('.'))
-            .map(|(n, _)| n)
-            .collect();
-        assert!(
-            planted.len() > 10,
-            "the file must hold boards with r1c1 given"
-        );
-        let dir = tempfile::tempdir().unwrap();
-        let (rows, report) = (dir.path().join("rows.csv"), dir.path().join("r.json"));
-        let cli = Cli::parse_from([
-            "sudoku-batch",
-            "classify",
-            data.to_str().unwrap(),
-            "--cross-check",
-            "-q",
-            "-o",
-            rows.to_str().unwrap(),
-            "--report",
-            report.to_str().unwrap(),
-        ]);
-        let Command::Classify(args) = cli.command else {
-            panic!("not classify")
-        };
-        let code = run_job(&CrossCheck::<Solver, Faulty>::default(), &args.run, false).unwrap();
-        assert_eq!(code, ExitCode::from(EXIT_DISAGREE));
-        let report: RunReport =
-            serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
-        assert_eq!(report.disagree, Some(planted.len() as u64));
-        assert_eq!(report.cross_checked, Some(text.lines().count() as u64));
-        assert_eq!(report.first_disagree, planted[..10]);
-        // Band solver and variant engine checked by dancing links: all agree.
-        let code = run_job(&CrossCheck::new(), &args.run, false).unwrap();
-        assert_eq!(code, ExitCode::SUCCESS);
-        let written = std::fs::read_to_string(&rows).unwrap();
+        let run = planted_run("data/variants/solo-16x16.txt");
+        let (code, report, _) = &run.faulty;
+        assert_eq!(*code, ExitCode::from(EXIT_DISAGREE));
+        assert_eq!(report.disagree, Some(run.lines.len() as u64));
+        assert_eq!(report.cross_checked, Some(run.records));
+        assert_eq!(report.first_disagree, run.lines[..10]);
+        // Variant engine checked by dancing links: all agree.
+        let (code, written) = &run.sound;
+        assert_eq!(*code, ExitCode::SUCCESS);
         assert!(
             written
                 .lines()

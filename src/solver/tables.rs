@@ -89,31 +89,30 @@ const fn build_triad_keep() -> [u32; 512] {
         let mut keep_triads = 0u32;
         let mut p = 0;
         while p < 6 {
-            let perm = PERMUTATIONS[p];
-            let mut mask = 0u32;
-            let mut row = 0;
-            while row < 3 {
-                mask |= 1 << (row * 3 + perm[row]);
-                row += 1;
-            }
-            if mask & pattern as u32 == mask {
-                keep_triads |= mask;
+            let triads = perm_triads(p);
+            if triads & pattern as u32 == triads {
+                keep_triads |= triads;
             }
             p += 1;
         }
-        let mut cells = 0u32;
-        let mut t = 0;
-        while t < 9 {
-            if keep_triads & (1 << t) != 0 {
-                let (row, bx) = (t / 3, t % 3);
-                cells |= 0b111 << (row * 9 + bx * 3);
-            }
-            t += 1;
-        }
-        table[pattern] = cells;
+        table[pattern] = triad_cells(keep_triads);
         pattern += 1;
     }
     table
+}
+
+/// The 27-bit cell mask of a 9-bit triad mask.
+const fn triad_cells(triads: u32) -> u32 {
+    let mut cells = 0u32;
+    let mut t = 0;
+    while t < 9 {
+        if triads & (1 << t) != 0 {
+            let (row, bx) = (t / 3, t % 3);
+            cells |= 0b111 << (row * 9 + bx * 3);
+        }
+        t += 1;
+    }
+    cells
 }
 
 /// The triad mask (bit `row * 3 + box`) of permutation `p`.
@@ -149,15 +148,7 @@ const fn build_perm_cells() -> [u32; 6] {
     let mut table = [0u32; 6];
     let mut p = 0;
     while p < 6 {
-        let triads = perm_triads(p);
-        let mut t = 0;
-        while t < 9 {
-            if triads & (1 << t) != 0 {
-                let (row, bx) = (t / 3, t % 3);
-                table[p] |= 0b111 << (row * 9 + bx * 3);
-            }
-            t += 1;
-        }
+        table[p] = triad_cells(perm_triads(p));
         p += 1;
     }
     table
