@@ -602,11 +602,15 @@ impl Solver {
     }
 
     /// A (digit, band) mask whose triads fit two permutations (else three), in the band
-    /// with the fewest open permutations over all digits (as tdoku picks its branch):
-    /// the mask and its permutations (bit `p`). Measured, count to 2: top1465 14.2
-    /// guesses a puzzle and forum-hardest 166, against 13.6 and 218 branching on cells
-    /// only; preferring a two-candidate cell when there is one gave 13.5 and 235, and
-    /// taking a two-permutation digit from any band 17.2 and 231.
+    /// with the fewest open permutations over all digits (as tdoku picks its branch): the
+    /// mask and its permutations (bit `p`). Measured, count to 2 (guesses a puzzle,
+    /// top1465 / forum-hardest): 14.2 / 166, against 13.6 / 218 branching on cells
+    /// only; preferring a two-candidate cell when there is one gave 13.5 / 235, a
+    /// two-permutation digit from any band 17.2 / 231. Taking the band's such digit with
+    /// the fewest cells made 13.3 / 160 guesses at the same speed counting, but more
+    /// guesses and 5-9% less speed for first solutions; branching on stacks as well
+    /// (their permutations from the bands' column sets) made 13.7 / 147 but ran 1-6%
+    /// slower. Neither was kept.
     fn pick_permutation(&self) -> Option<(usize, u8)> {
         let mut best: Option<(usize, u32)> = None;
         let mut perms = [0u8; 27];
