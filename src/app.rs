@@ -336,8 +336,8 @@ fn run_generate(args: &GenerateArgs) -> Result<ExitCode, AppError> {
             .unwrap_or(9);
         if level.is_some() {
             return Err(AppError::Other(
-                "--difficulty grades classic 9x9 puzzles only (the grader's techniques and \
-                 scale are defined there)"
+                "--difficulty picks classic 9x9 puzzles only; rate made boards with \
+                 `grade --size/--variant`"
                     .into(),
             ));
         }
@@ -416,7 +416,7 @@ fn run_job<J: Job>(job: &J, args: &RunArgs, require_unique: bool) -> Result<Exit
         pool: None,
         boards: board_rules(&args.boards)?,
     };
-    if options.boards.all_boards() && !matches!(job.name(), "solve" | "classify") {
+    if options.boards.all_boards() && !matches!(job.name(), "solve" | "classify" | "grade") {
         return Err(AppError::Other(format!(
             "{} takes classic 9x9 puzzles only (no --size, --variant or --symbols)",
             job.name()

@@ -164,7 +164,7 @@ pub enum VariantArg {
     Windoku,
 }
 
-/// Options for boards other than classic 9x9 (`solve`, `classify`, `bench`, `generate`).
+/// Options for boards other than classic 9x9 (`solve`, `classify`, `grade`, `bench`, `generate`).
 #[derive(Debug, Args)]
 pub struct BoardArgs {
     /// Side of every board: 4, 9, 16 or 25 (default: from each record's length, 16, 81,

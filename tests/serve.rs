@@ -251,6 +251,24 @@ fn a_dataset_body_gives_the_clis_rows() {
 #[test]
 fn dataset_bodies_take_variant_boards() {
     let server = Server::start(&[]);
+    let path = common::data("variants/wpf-gp-diagonal.txt");
+    let cli = common::stdout_of(&[
+        "grade",
+        path.to_str().unwrap(),
+        "-q",
+        "--variant",
+        "diagonal",
+    ]);
+    let graded = answer(
+        ureq::post(&server.url("/v1/grade?variant=diagonal"))
+            .set("content-type", "text/plain")
+            .send_bytes(&std::fs::read(&path).unwrap()),
+    );
+    assert_eq!(graded.status, 200, "{}", graded.body);
+    assert!(
+        graded.body.as_bytes() == cli,
+        "grade rows differ from the CLI's"
+    );
     for (file, query, args) in [
         ("variants/solo-16x16.txt", "", &[][..]),
         ("variants/solo-25x25.txt", "?size=25", &["--size", "25"][..]),
@@ -290,7 +308,6 @@ fn dataset_bodies_take_variant_boards() {
         ("/v1/classify?size=12", "size 12"),
         ("/v1/classify?size=16&variant=windoku", "windoku"),
         ("/v1/classify?size=4&symbols=123", "symbols"),
-        ("/v1/grade?variant=diagonal", "grade takes classic 9x9"),
     ] {
         let bad = post(&server.url(query), "text/plain", "1234\n");
         assert_eq!(bad.status, 400, "{query}: {}", bad.body);

@@ -302,13 +302,45 @@ fn bad_options_exit_2_with_one_line() {
         vec!["classify", file, "--size", "16", "--variant", "windoku"],
         vec!["classify", file, "--symbols", "1234567"],
         vec!["classify", file, "--symbols", "ABCD", "--size", "9"],
-        vec!["grade", file, "--size", "4"],
+        vec!["minimize", file, "--size", "4"],
     ] {
         let (code, out, err) = run(&args);
         assert_eq!(code, Some(2), "{args:?}: {err}");
         assert!(out.is_empty(), "{args:?}");
         let first = err.lines().find(|l| l.contains("error")).unwrap_or("");
         assert!(!first.is_empty(), "{args:?}: {err}");
+    }
+}
+
+/// `grade` on variant boards: the classify rows (same first six columns, same solutions)
+/// plus a difficulty, a rating and the techniques used; the 4x4 set falls to singles
+/// (easy), boards beyond the listed techniques are `extreme` with a `guess` step.
+#[test]
+fn grade_rates_variant_boards() {
+    for &(file, _, rules) in SETS {
+        let path = common::data(file);
+        let path = path.to_str().unwrap();
+        let classified = common::stdout_of(&["classify", path, "--variant", rules, "-q"]);
+        let graded = common::stdout_of(&["grade", path, "--variant", rules, "-q"]);
+        let (classified, graded) = (rows_of(&classified), rows_of(&graded));
+        assert_eq!(classified.len(), graded.len(), "{file}");
+        for (c, g) in classified.iter().zip(&graded) {
+            assert_eq!(
+                c.iter().take(6).collect::<Vec<_>>(),
+                g.iter().take(6).collect::<Vec<_>>()
+            );
+            let level = &g[6];
+            assert!(
+                ["easy", "medium", "hard", "expert", "extreme"].contains(&level),
+                "{file}: {level:?}"
+            );
+            let rating: f64 = g[7].parse().unwrap();
+            assert!(rating >= 1.2, "{file}");
+            assert_eq!(level == "extreme", g[8].contains("guess=1"), "{file}");
+            if file.ends_with("4x4.txt") {
+                assert_eq!(level, "easy", "{file}");
+            }
+        }
     }
 }
 

@@ -413,6 +413,14 @@ fn variant_boards_allocate_nothing_per_record() {
         |t| t.checked,
     );
     assert_eq!(costs, [0, 0, 0], "cross-check");
+    let costs = chunk_costs_with(
+        &sudoku_batch::jobs::Grade::new(),
+        &repeated,
+        OutputFormat::Csv,
+        &BoardSetup::default(),
+        |t| t.counts.unique,
+    );
+    assert_eq!(costs, [0, 0, 0], "grade");
     let diagonal = std::fs::read(common::data("variants/solo-diagonal-9x9.txt")).unwrap();
     let mut repeated = Vec::new();
     for _ in 0..10 {

@@ -9,8 +9,10 @@
 //! guessing. Everything lives in fixed-size arrays: grading allocates nothing.
 
 mod board;
+mod boards;
 mod techniques;
 
+pub use boards::BoardGrader;
 pub use techniques::{Technique, COUNT as TECHNIQUES, NAMES as TECHNIQUE_NAMES};
 
 use crate::grid::{Grid, CELLS};

@@ -2,13 +2,13 @@
 
 use std::marker::PhantomData;
 
-use super::{Answer, Columns, Job, Value};
-use crate::engine::Engine;
-use crate::grader::{self, TECHNIQUE_NAMES};
+use super::{Answer, BoardAnswer, Classify, Columns, Job, Value};
+use crate::engine::{BoardEngine, Engine};
+use crate::grader::{self, BoardGrader, TECHNIQUE_NAMES};
 use crate::grid::Grid;
 use crate::report::{Breakdown, Status};
 use crate::solver::Solver;
-use crate::variant::Variant;
+use crate::variant::{Board, Variant};
 
 /// Classifies every record and grades the unique ones with human techniques; the
 /// solution always comes from the engine, never from the grader.
@@ -56,7 +56,7 @@ impl Columns for Graded {
 impl<E: Engine> Job for Grade<E> {
     type Worker = Box<E>;
     type Extra = Graded;
-    type Boards = ();
+    type Boards = (E::Boards, BoardGrader);
 
     fn name(&self) -> &'static str {
         "grade"
@@ -70,8 +70,29 @@ impl<E: Engine> Job for Grade<E> {
         E::boxed()
     }
 
-    /// Classic 9x9 only: the grader's techniques and scale are defined there.
-    fn boards(&self, _: Variant) {}
+    fn boards(&self, variant: Variant) -> Self::Boards {
+        (E::Boards::new(variant), BoardGrader::new(variant))
+    }
+
+    /// Variant boards: classified by the job's board engine, the unique ones graded
+    /// with the techniques that carry over to any units ([`BoardGrader`]).
+    fn run_board(
+        &self,
+        (engine, grader): &mut Self::Boards,
+        board: &Board,
+    ) -> Option<BoardAnswer<Graded>> {
+        let answer = Classify::<E>::default().run_board(engine, board)?;
+        let grade = match answer.status {
+            Status::Unique => grader.grade(board).ok(),
+            _ => None,
+        };
+        Some(BoardAnswer {
+            status: answer.status,
+            solution: answer.solution,
+            problem: answer.problem,
+            extra: Graded { grade },
+        })
+    }
 
     fn run(&self, engine: &mut Box<E>, puzzle: &Grid) -> Answer<Graded> {
         let answer = super::classify::answer(engine.classify(puzzle));

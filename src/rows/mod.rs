@@ -105,7 +105,7 @@ impl fmt::Display for Described<'_> {
                 }
             }
             (Reason::BoardsNotSupported, _) => {
-                f.write_str("only solve and classify take boards other than classic 9x9")
+                f.write_str("only solve, classify and grade take boards other than classic 9x9")
             }
             (Reason::Record(RecordError::Parse(e)), Some(column)) => write!(f, "{column}: {e}"),
             (Reason::Record(RecordError::Parse(e)), None) => write!(f, "{e}"),

@@ -329,12 +329,6 @@ where
     let mut options = RunOptions::new(1);
     options.boards = BoardRules::parse(q.size, q.variant.as_deref(), q.symbols.as_deref())
         .map_err(|e| ApiError::BadQuery(e.to_string()))?;
-    if options.boards.all_boards() && !matches!(job.name(), "solve" | "classify") {
-        return Err(ApiError::BadQuery(format!(
-            "size, variant and symbols are for solve and classify; {} takes classic 9x9",
-            job.name()
-        )));
-    }
     options.format = format;
     options.column = column;
     options.pool = Some(Arc::clone(&state.pool));
