@@ -233,23 +233,12 @@ fn interrupted_generation_leaves_no_file() {
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
 }
 
-/// Cell values of a board in the default symbols.
-fn board_values(text: &str) -> Vec<u8> {
-    text.bytes()
-        .map(|b| match b {
-            b'.' => 0,
-            b'1'..=b'9' => b - b'0',
-            _ => b - b'A' + 10,
-        })
-        .collect()
-}
-
 /// Variant boards: every size and rule set, unique by the independent reference counter
 /// (up to 16x16; 25x25 by the engine's classifier), the solution valid and keeping the
 /// givens, the same whatever the thread count, `--givens` reached.
 #[test]
 fn variant_boards_are_unique_and_valid() {
-    use common::{reference_count_board, reference_units};
+    use common::{board_values, reference_count_board, reference_units};
     for (args, side, diagonal, windoku, count) in [
         (&["--size", "4"][..], 4, false, false, "50"),
         (

@@ -5,7 +5,7 @@ mod common;
 
 use std::process::Command;
 
-use common::{reference_count_board, reference_units};
+use common::{board_values as values, reference_count_board, reference_units};
 use sudoku_batch::dlx::BoardDlx;
 use sudoku_batch::variant::{Board, Variant, VariantSolver};
 use sudoku_batch::BoardEngine;
@@ -25,17 +25,6 @@ fn rows_of(out: &[u8]) -> Vec<csv::StringRecord> {
     csv::Reader::from_reader(out)
         .records()
         .map(Result::unwrap)
-        .collect()
-}
-
-/// Cell values of a board written in the default symbols.
-fn values(text: &str) -> Vec<u8> {
-    text.bytes()
-        .map(|b| match b {
-            b'.' => 0,
-            b'1'..=b'9' => b - b'0',
-            _ => b.to_ascii_uppercase() - b'A' + 10,
-        })
         .collect()
 }
 

@@ -3,7 +3,9 @@
 
 use super::links::{Covers, Links};
 use crate::engine::BoardEngine;
-use crate::variant::{Board, BoardClash, BoardCount, Geometry, GeometryError, UnitKind, Variant};
+use crate::variant::{
+    Board, BoardClash, BoardCount, Geometry, GeometryError, PerSize, UnitKind, Variant,
+};
 
 /// One size's matrix, with what a clash message needs.
 struct Shape {
@@ -64,16 +66,14 @@ impl Shape {
 
 /// The dancing-links engine for boards of one variant, every size.
 pub struct BoardDlx {
-    variant: Variant,
-    /// Matrices for sides 4, 9, 16 and 25.
-    shapes: [Option<Box<Shape>>; 4],
+    /// One matrix per size.
+    shapes: PerSize<Shape>,
 }
 
 impl BoardEngine for BoardDlx {
     fn new(variant: Variant) -> BoardDlx {
         BoardDlx {
-            variant,
-            shapes: [None, None, None, None],
+            shapes: PerSize::new(variant),
         }
     }
 
@@ -82,20 +82,7 @@ impl BoardEngine for BoardDlx {
         board: &Board,
         limit: u64,
     ) -> Result<Result<BoardCount, BoardClash>, GeometryError> {
-        let slot = match board.side() {
-            4 => 0,
-            9 => 1,
-            16 => 2,
-            25 => 3,
-            other => return Err(GeometryError::Size(other)),
-        };
-        let shape = match &mut self.shapes[slot] {
-            Some(shape) => shape,
-            empty => empty.insert(Box::new(Shape::new(&Geometry::new(
-                board.side(),
-                self.variant,
-            )?))),
-        };
+        let shape = self.shapes.get(board.side(), Shape::new)?;
         Ok(shape.count(board, limit))
     }
 }

@@ -9,7 +9,7 @@
 //! The unit tables are made once per geometry; grading a board allocates nothing.
 
 use super::{Grade, Level, Technique, TECHNIQUES};
-use crate::variant::{Board, Geometry, GeometryError, UnitKind, Variant, MAX_CELLS};
+use crate::variant::{Board, Geometry, GeometryError, PerSize, UnitKind, Variant, MAX_CELLS};
 
 /// Most units a cell belongs to.
 const UNITS_PER_CELL: usize = 5;
@@ -230,9 +230,8 @@ impl Marks {
 
 /// Grades variant boards of one variant, every size; tables made per size on first use.
 pub struct BoardGrader {
-    variant: Variant,
-    /// Tables for sides 4, 9, 16 and 25.
-    shapes: [Option<Box<Shape>>; 4],
+    /// Tables per size.
+    shapes: PerSize<Shape>,
     marks: Box<Marks>,
 }
 
@@ -240,8 +239,7 @@ impl BoardGrader {
     /// A grader for boards of `variant`.
     pub fn new(variant: Variant) -> BoardGrader {
         BoardGrader {
-            variant,
-            shapes: [None, None, None, None],
+            shapes: PerSize::new(variant),
             marks: Box::new(Marks {
                 values: [0; MAX_CELLS],
                 candidates: [0; MAX_CELLS],
@@ -252,20 +250,7 @@ impl BoardGrader {
 
     /// Grades `board` (meant for unique boards, whose givens do not clash).
     pub fn grade(&mut self, board: &Board) -> Result<Grade, GeometryError> {
-        let slot = match board.side() {
-            4 => 0,
-            9 => 1,
-            16 => 2,
-            25 => 3,
-            other => return Err(GeometryError::Size(other)),
-        };
-        let shape: &Shape = match &mut self.shapes[slot] {
-            Some(shape) => shape,
-            empty => empty.insert(Box::new(Shape::new(&Geometry::new(
-                board.side(),
-                self.variant,
-            )?))),
-        };
+        let shape: &Shape = self.shapes.get(board.side(), Shape::new)?;
         let marks = &mut *self.marks;
         let cells = shape.side * shape.side;
         let full = if shape.side == 32 {

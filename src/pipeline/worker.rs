@@ -15,7 +15,7 @@ use crate::jobs::{Answer, Job};
 use crate::marks::Marks;
 use crate::report::{new_histogram, Breakdown, Status, StatusCounts};
 use crate::rows::{BoardRow, BoardTexts, Reason, Row, RowWriter};
-use crate::variant::{Board, BoardRules, Symbols, MAX_CELLS};
+use crate::variant::{Board, BoardRules, Symbols, MAX_CELLS, SIDES};
 
 /// Most line numbers of non-unique records kept for `--require-unique` messages.
 pub(crate) const KEEP_NOT_UNIQUE: usize = 10;
@@ -207,7 +207,7 @@ pub struct BoardSetup {
 impl BoardSetup {
     /// The setup for `rules` (checked by [`BoardRules::check`] beforehand).
     pub fn new(rules: BoardRules) -> BoardSetup {
-        let alphabets = [4, 9, 16, 25].map(|side| rules.symbols_for(side));
+        let alphabets = SIDES.map(|side| rules.symbols_for(side));
         BoardSetup {
             all: rules.all_boards(),
             rules,
@@ -216,12 +216,8 @@ impl BoardSetup {
     }
 
     fn symbols(&self, side: usize) -> &Symbols {
-        &self.alphabets[match side {
-            4 => 0,
-            9 => 1,
-            16 => 2,
-            _ => 3,
-        }]
+        let slot = SIDES.iter().position(|&s| s == side).unwrap_or(3);
+        &self.alphabets[slot]
     }
 
     /// True when `record` is read as a variant board: always under rules other than

@@ -64,6 +64,48 @@ impl fmt::Display for GeometryError {
 
 impl std::error::Error for GeometryError {}
 
+/// Sides of the geometries, smallest first.
+pub const SIDES: [usize; 4] = [4, 9, 16, 25];
+
+/// Something made once per size of one variant (an engine's tables), when the first
+/// board of that size arrives, and kept.
+pub struct PerSize<T> {
+    variant: Variant,
+    slots: [Option<Box<T>>; 4],
+}
+
+impl<T> PerSize<T> {
+    /// Nothing made yet, for boards of `variant`.
+    pub fn new(variant: Variant) -> PerSize<T> {
+        PerSize {
+            variant,
+            slots: [None, None, None, None],
+        }
+    }
+
+    /// The rules.
+    pub fn variant(&self) -> Variant {
+        self.variant
+    }
+
+    /// The value for boards of `side`, made from its geometry by `make` the first time;
+    /// `Err` when the geometry does not exist.
+    pub fn get(
+        &mut self,
+        side: usize,
+        make: impl FnOnce(&Geometry) -> T,
+    ) -> Result<&mut T, GeometryError> {
+        let slot = SIDES
+            .iter()
+            .position(|&s| s == side)
+            .ok_or(GeometryError::Size(side))?;
+        Ok(match &mut self.slots[slot] {
+            Some(value) => value,
+            empty => empty.insert(Box::new(make(&Geometry::new(side, self.variant)?))),
+        })
+    }
+}
+
 /// What kind of group a unit is (for messages).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum UnitKind {

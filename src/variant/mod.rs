@@ -9,7 +9,9 @@ mod solver;
 
 pub use board::{Board, BoardError, Symbols, SymbolsError};
 
-pub use geometry::{Geometry, GeometryError, UnitCells, UnitKind, Variant, MAX_CELLS, MAX_SIDE};
+pub use geometry::{
+    Geometry, GeometryError, PerSize, UnitCells, UnitKind, Variant, MAX_CELLS, MAX_SIDE, SIDES,
+};
 pub use solver::{BoardClash, BoardCount, MaskSolver, VariantSolver};
 
 /// How records are read as boards in a run: `--size`, `--variant`, `--symbols`.

@@ -91,4 +91,4 @@ pub fn load(name: &str) -> Vec<Loaded> {
 }
 
 #[allow(unused_imports)]
-pub use reference::{reference_count, reference_count_board, reference_units};
+pub use reference::{board_values, reference_count, reference_count_board, reference_units};

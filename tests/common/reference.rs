@@ -230,3 +230,15 @@ pub fn reference_count_board(values: &[u8], side: usize, units: &[Vec<usize>], l
     };
     search.go(limit)
 }
+
+/// Cell values of a board written in the default symbols (`.` empty, `1`-`9`, then
+/// letters from 10), read independently of the library's parser.
+pub fn board_values(text: &str) -> Vec<u8> {
+    text.bytes()
+        .map(|b| match b {
+            b'.' => 0,
+            b'1'..=b'9' => b - b'0',
+            _ => b.to_ascii_uppercase() - b'A' + 10,
+        })
+        .collect()
+}
