@@ -12,30 +12,35 @@
 //!    the band where it has one cell left (hidden singles in rows);
 //! 2. once a pass changes nothing: place every cell with one candidate left (naked
 //!    singles), failing on a cell with none.
-//! 3. once those are stable and cells are left: locked candidates in the stack direction
-//!    (a column where one band alone holds a digit confines that band's box to the
-//!    column), then back to 1 if anything changed. Run in every band update it paid in
-//!    guesses but cost 20% on Kaggle; run here it costs nothing on puzzles that fall to
-//!    singles and locked candidates in the band direction.
+//! 3. once those are stable and cells are left, one sweep over all masks (then back to
+//!    1 if it changed anything): locked candidates in the stack direction (a column
+//!    where one band alone holds a digit confines that band's box to the column), and
+//!    naked and hidden triples on minirows and minicolumns (three cells that hold
+//!    exactly three digits: where only three can go, each must; where three must, no
+//!    other can), as tdoku's triad clauses do. Run in every band update the stack rule
+//!    paid in guesses but cost 20% on Kaggle; run here it costs nothing on puzzles that
+//!    fall to singles and locked candidates in the band direction. The triples took
+//!    guesses a puzzle counting to two from 14.2 to 9.4 on top1465, 166 to 126 on the
+//!    forum's hardest.
 //!
 //! The update is straight-line code specialised per (digit, band): measured, branch
 //! mispredictions were the main cost, ahead of instruction count. A sweep for hidden
 //! singles in columns was measured too and dropped: once boxes claim columns it found
 //! little, and cost 6-8% on top1465 and Kaggle.
 //!
-//! Search branches, as tdoku does, on how a digit sits in a band when one is down to two
-//! or three triad permutations (in the band with the fewest open permutations), trying
-//! one and, on backtrack, the others; else on a cell with two candidates (in the band,
-//! then the row, with the most such cells; else the cell with fewest), trying one digit
-//! and, on backtrack, removing it from the cell.
+//! Search branches, as tdoku does, on how a digit sits in a band or a stack when one is
+//! down to two or three triad permutations (in the band or stack with the fewest open
+//! permutations), trying one and, on backtrack, the others; else on a cell with two
+//! candidates (in the band, then the row, with the most such cells; else the cell with
+//! fewest), trying one digit and, on backtrack, removing it from the cell.
 
 pub mod tables;
 
 use crate::grid::{Clash, Grid, CELLS};
 use crate::marks::Marks;
 use tables::{
-    BAND_ALL, BOX_CELLS, CLAIMED_COLUMNS, COLUMN, PEERS_IN_BAND, PERMS_IN, PERM_CELLS, SHRINK,
-    STACK_KEEP, TRIAD_KEEP,
+    BAND_ALL, BOX_CELLS, CLAIMED_COLUMNS, COLUMN, PEERS_IN_BAND, PERMS_IN, PERMS_OPEN,
+    PERMUTATIONS, PERM_CELLS, ROW_KEEP, SHRINK, STACK_KEEP, TRIAD_CELLS, TRIAD_KEEP,
 };
 
 /// Where a search starts: givens, or pencil marks.
@@ -63,10 +68,10 @@ struct Board {
 #[derive(Clone, Copy)]
 struct Frame {
     board: Board,
-    /// The mask branched on (`digit * 3 + band`).
-    index: u8,
-    /// The other branch: mask `index` keeps only these cells.
-    keep: u32,
+    /// The digit branched on.
+    digit: u8,
+    /// The other branch: the digit's mask in band `b` keeps only `keep[b]`.
+    keep: [u32; 3],
 }
 
 /// Search effort for the last call, for benchmarks (as in tdoku's tables).
@@ -119,6 +124,11 @@ pub struct Solver {
     board: Board,
     /// Each mask as its last band update left it; a mask differing from this needs one.
     seen: [u32; 27],
+    /// Each mask's triad pattern as the last [`Solver::sweep_sets`] found it: current
+    /// whenever that sweep changed nothing, as at every guess.
+    patterns: [u16; 27],
+    /// Each mask's column set, kept with `patterns`.
+    columns: [u16; 27],
     stack: [Frame; MAX_DEPTH],
     depth: usize,
     stats: SearchStats,
@@ -140,10 +150,12 @@ impl Solver {
         Solver {
             board,
             seen: [0; 27],
+            patterns: [0; 27],
+            columns: [0; 27],
             stack: [Frame {
                 board,
-                index: 0,
-                keep: 0,
+                digit: 0,
+                keep: [0; 3],
             }; MAX_DEPTH],
             depth: 0,
             stats: SearchStats::default(),
@@ -296,7 +308,10 @@ impl Solver {
             self.board = frame.board;
             // The saved node was at a fixed point: every mask is as last updated.
             self.seen = self.board.candidates;
-            self.board.candidates[frame.index as usize % 27] &= frame.keep;
+            let digit = frame.digit as usize % 9;
+            for band in 0..3 {
+                self.board.candidates[digit * 3 + band] &= frame.keep[band];
+            }
             alive = self.propagate();
         }
     }
@@ -434,7 +449,7 @@ impl Solver {
                 Sweep::Stable if self.board.unsolved == [0; 3] => return true,
                 Sweep::Stable => {}
             }
-            match self.stack_lock() {
+            match self.sweep_sets() {
                 Sweep::Contradiction => return false,
                 Sweep::Placed => continue,
                 Sweep::Stable => return true,
@@ -477,12 +492,30 @@ impl Solver {
         true
     }
 
-    /// Locked candidates in the stack direction, run once the band updates and naked
-    /// singles are stable (so it costs nothing on puzzles that fall to them): where one
-    /// band alone still holds a digit in a column, that band's box holds it in that
-    /// column. A column no band holds is a dead end. `Placed` means something changed.
-    fn stack_lock(&mut self) -> Sweep {
-        let mut changed = false;
+    /// What the band updates do not see, run once they and naked singles are stable (so
+    /// it costs nothing on puzzles that fall to them); `Placed` means something changed.
+    ///
+    /// - Locked candidates in the stack direction: where one band alone still holds a
+    ///   digit in a column, that band's box holds it in that column. A column no band
+    ///   holds is a dead end.
+    /// - Naked and hidden triples on the three cells of a minirow or minicolumn, each of
+    ///   which holds exactly three digits: where only three digits can still go there,
+    ///   each must (a digit forced into a minirow keeps only it in its row; into a
+    ///   minicolumn, only that column in its box); where three digits can go nowhere else
+    ///   in their row (or box column), the other digits lose those cells. Fewer than three
+    ///   possible digits, or more than three that must go there, is a dead end.
+    fn sweep_sets(&mut self) -> Sweep {
+        // Per digit, three bands packed 18 bits apart: bits 0..9 of a band are its
+        // minirows (bit row * 3 + box), bits 9..18 its minicolumns (bit 9 + column).
+        // `open`: where the digit may go; `sure`: where it must.
+        let mut open = [0u64; 9];
+        let mut sure = [0u64; 9];
+        // Per digit, three bands packed 9 bits apart: columns where that band alone
+        // holds the digit.
+        let mut only = [0u32; 9];
+        let (mut o1, mut o2, mut o3, mut o4) = (0u64, 0u64, 0u64, 0u64);
+        let (mut s1, mut s2, mut s3, mut s4) = (0u64, 0u64, 0u64, 0u64);
+        let mut locks = 0u32;
         for digit in 0..9 {
             let m = [
                 self.board.candidates[digit * 3],
@@ -493,11 +526,61 @@ impl Solver {
             if c[0] | c[1] | c[2] != 0x1ff {
                 return Sweep::Contradiction;
             }
+            let mut x = 0u64;
             for band in 0..3 {
-                let only = c[band] & !(c[(band + 1) % 3] | c[(band + 2) % 3]);
-                let kept = m[band] & STACK_KEEP[only as usize];
-                changed |= kept != m[band];
-                self.board.candidates[digit * 3 + band] = kept;
+                let t = triad_pattern(m[band]);
+                self.patterns[digit * 3 + band] = t as u16;
+                self.columns[digit * 3 + band] = c[band] as u16;
+                x |= ((t as u32 | c[band] << 9) as u64) << (18 * band);
+            }
+            let y = lone_in_threes(x);
+            let o = (c[0] & !(c[1] | c[2]))
+                | (c[1] & !(c[0] | c[2])) << 9
+                | (c[2] & !(c[0] | c[1])) << 18;
+            only[digit] = o;
+            // A box holding a column only its band holds the digit in, but other
+            // columns as well, loses those.
+            let boxes = (o | o >> 1 | o >> 2) & 0x124_9249;
+            let packed = c[0] | c[1] << 9 | c[2] << 18;
+            locks |= (packed & (boxes * 7)) ^ o;
+            open[digit] = x;
+            sure[digit] = y;
+            o4 |= o3 & x;
+            o3 |= o2 & x;
+            o2 |= o1 & x;
+            o1 |= x;
+            s4 |= s3 & y;
+            s3 |= s2 & y;
+            s2 |= s1 & y;
+            s1 |= y;
+        }
+        if o3 != (1 << 54) - 1 || s4 != 0 {
+            return Sweep::Contradiction;
+        }
+        let naked = o3 & !o4;
+        let hidden = s3;
+        // `sure` lies within `open`: a minirow or minicolumn with three open digits and
+        // three sure is settled; either alone has something to remove.
+        if (naked ^ hidden) == 0 && locks == 0 {
+            return Sweep::Stable;
+        }
+        let mut changed = false;
+        for digit in 0..9 {
+            let forced = open[digit] & naked;
+            let barred = hidden & !sure[digit];
+            for band in 0..3 {
+                let f = (forced >> (18 * band)) as u32;
+                let b = (barred >> (18 * band)) as u32;
+                let cols = (b >> 9) & 0x1ff;
+                let lock = ((only[digit] >> (9 * band)) | f >> 9) & 0x1ff;
+                let keep = ROW_KEEP[(f & 0x1ff) as usize]
+                    & STACK_KEEP[lock as usize]
+                    & !TRIAD_CELLS[(b & 0x1ff) as usize]
+                    & !(cols | cols << 9 | cols << 18);
+                let index = digit * 3 + band;
+                let kept = self.board.candidates[index] & keep;
+                changed |= kept != self.board.candidates[index];
+                self.board.candidates[index] = kept;
             }
         }
         if changed {
@@ -569,21 +652,23 @@ impl Solver {
     /// takes the first.
     fn guess(&mut self) -> bool {
         self.stats.guesses += 1;
-        if let Some((index, perms)) = self.pick_permutation() {
+        if let Some((digit, unit, perms)) = self.pick_permutation() {
             let first = perms.trailing_zeros() as usize;
-            let mut keep = 0;
-            let mut rest = perms & (perms - 1);
-            while rest != 0 {
-                keep |= PERM_CELLS[rest.trailing_zeros() as usize];
-                rest &= rest - 1;
-            }
+            let rest = perms & (perms - 1);
+            let keep = [
+                unit_keep(unit, 0, rest),
+                unit_keep(unit, 1, rest),
+                unit_keep(unit, 2, rest),
+            ];
             self.stack[self.depth] = Frame {
                 board: self.board,
-                index: index as u8,
+                digit: digit as u8,
                 keep,
             };
             self.depth += 1;
-            self.board.candidates[index] &= PERM_CELLS[first];
+            for band in 0..3 {
+                self.board.candidates[digit * 3 + band] &= unit_keep(unit, band, 1 << first);
+            }
             return self.propagate();
         }
         let (band, bit) = self.pick_cell();
@@ -593,44 +678,59 @@ impl Solver {
         // of the 81 cells or fixed a mask's permutation, and this cell is unsolved.
         self.stack[self.depth] = Frame {
             board: self.board,
-            index: (digit * 3 + band) as u8,
-            keep: !(1 << bit),
+            digit: digit as u8,
+            keep: [
+                if band == 0 { !(1 << bit) } else { BAND_ALL },
+                if band == 1 { !(1 << bit) } else { BAND_ALL },
+                if band == 2 { !(1 << bit) } else { BAND_ALL },
+            ],
         };
         self.depth += 1;
         self.place(digit, band, bit);
         self.propagate()
     }
 
-    /// A (digit, band) mask whose triads fit two permutations (else three), in the band
-    /// with the fewest open permutations over all digits (as tdoku picks its branch): the
-    /// mask and its permutations (bit `p`). Measured, count to 2 (guesses a puzzle,
-    /// top1465 / forum-hardest): 14.2 / 166, against 13.6 / 218 branching on cells
-    /// only; preferring a two-candidate cell when there is one gave 13.5 / 235, a
-    /// two-permutation digit from any band 17.2 / 231. Taking the band's such digit with
-    /// the fewest cells made 13.3 / 160 guesses at the same speed counting, but more
-    /// guesses and 5-9% less speed for first solutions; branching on stacks as well
-    /// (their permutations from the bands' column sets) made 13.7 / 147 but ran 1-6%
-    /// slower. Neither was kept.
-    fn pick_permutation(&self) -> Option<(usize, u8)> {
+    /// A digit whose triads in a band or stack (unit 0..3 a band, 3..6 a stack, whose
+    /// permutations are how the digit's three bands sit in its three columns) fit two
+    /// permutations (else three), in the unit with the fewest open permutations over all
+    /// digits (as tdoku picks its branch): the digit, the unit and its permutations (bit
+    /// `p`). Measured before the triple rules, count to 2 (guesses a puzzle, top1465 /
+    /// forum-hardest): bands only 14.2 / 166, against 13.6 / 218 branching on cells only;
+    /// preferring a two-candidate cell when there is one gave 13.5 / 235, a
+    /// two-permutation digit from any band 17.2 / 231, the band's such digit with the
+    /// fewest cells 13.3 / 160 (5-9% slower for first solutions); bands and stacks 13.7 /
+    /// 147, then 1-6% slower. With the triple rules, bands only 9.4 / 126, bands and
+    /// stacks 8.9 / 111 (tdoku 8.9 / 110) and 5% faster on the hardest.
+    fn pick_permutation(&self) -> Option<(usize, usize, u8)> {
         let mut best: Option<(usize, u32)> = None;
-        let mut perms = [0u8; 27];
-        for band in 0..3 {
+        let mut patterns = [0u16; 54];
+        for unit in 0..6 {
             let mut total = 0;
             for digit in 0..9 {
-                let index = digit * 3 + band;
-                let p = PERMS_IN[triad_pattern(self.board.candidates[index])];
-                perms[index] = p;
-                total += p.count_ones();
+                let pattern = self.unit_pattern(digit, unit);
+                patterns[unit * 9 + digit] = pattern as u16;
+                total += PERMS_OPEN[pattern] as u32;
             }
             if total > 9 && best.is_none_or(|(_, t)| total < t) {
-                best = Some((band, total));
+                best = Some((unit, total));
             }
         }
-        let (band, _) = best?;
-        let digits = (0..9).map(|d| d * 3 + band);
-        let with = |n: u32| digits.clone().find(|&i| perms[i].count_ones() == n);
-        let index = with(2).or_else(|| with(3))?;
-        Some((index, perms[index]))
+        let (unit, _) = best?;
+        let pattern = |d: usize| patterns[unit * 9 + d] as usize & 0x1ff;
+        let with = |n: u8| (0..9).find(|&d| PERMS_OPEN[pattern(d)] == n);
+        let digit = with(2).or_else(|| with(3))?;
+        Some((digit, unit, PERMS_IN[pattern(digit)]))
+    }
+
+    /// The 3x3 pattern of a digit in unit 0..3 (a band: bit `row * 3 + box`) or 3..6 (a
+    /// stack: bit `band * 3 + column in the stack`).
+    fn unit_pattern(&self, digit: usize, unit: usize) -> usize {
+        if unit < 3 {
+            return self.patterns[digit * 3 + unit] as usize;
+        }
+        let shift = 3 * (unit - 3);
+        let c = |band: usize| ((self.columns[digit * 3 + band] >> shift) & 7) as usize;
+        c(0) | c(1) << 3 | c(2) << 6
     }
 
     /// The unsolved cell to branch on: a cell with two candidates, in the band with the
@@ -703,6 +803,42 @@ fn triad_pattern(mask: u32) -> usize {
         & 0x1ff
 }
 
+/// The cells of `band` a digit keeps when unit 0..3 (a band) or 3..6 (a stack) takes one
+/// of the permutations in `perms`.
+#[inline(always)]
+fn unit_keep(unit: usize, band: usize, perms: u8) -> u32 {
+    let mut keep = 0;
+    let mut rest = perms;
+    if unit < 3 {
+        if unit != band {
+            return BAND_ALL;
+        }
+        while rest != 0 {
+            keep |= PERM_CELLS[rest.trailing_zeros() as usize];
+            rest &= rest - 1;
+        }
+        return keep;
+    }
+    let stack = unit - 3;
+    keep = BAND_ALL & !BOX_CELLS[1 << stack];
+    while rest != 0 {
+        let p = rest.trailing_zeros() as usize % 6;
+        keep |= COLUMN[3 * stack + PERMUTATIONS[p][band]];
+        rest &= rest - 1;
+    }
+    keep
+}
+
+/// Of bits read in groups of three (from bit 0), those alone in their group.
+#[inline(always)]
+fn lone_in_threes(x: u64) -> u64 {
+    const P0: u64 = 0x0009_2492_4924_9249;
+    const P1: u64 = P0 << 1;
+    const P2: u64 = P0 << 2;
+    let others = ((x >> 1 | x >> 2) & P0) | ((x << 1 | x >> 1) & P1) | ((x << 1 | x << 2) & P2);
+    x & !others
+}
+
 /// The 9-bit set of columns a band mask has cells in.
 #[inline(always)]
 fn fold_columns(mask: u32) -> u32 {
@@ -761,6 +897,14 @@ mod tests {
         let mask = (1 << 4) | (1 << 9) | (1 << 12) | (1 << 26);
         assert_eq!(row_singles(mask), (1 << 4) | (1 << 26));
         assert_eq!(row_singles(0x7ff_ffff), 0);
+    }
+
+    #[test]
+    fn lone_in_threes_keeps_bits_alone_in_their_group() {
+        // Groups 0b001 (alone), 0b110 (two), 0b100 (alone), 0 (none), top group 0b010.
+        let x = 0b001 | 0b110 << 3 | 0b100 << 6 | 0b010 << 51;
+        assert_eq!(lone_in_threes(x), 0b001 | 0b100 << 6 | 0b010 << 51);
+        assert_eq!(lone_in_threes((1 << 54) - 1), 0);
     }
 
     #[test]

@@ -31,6 +31,10 @@ pub static TRIAD_KEEP: [u32; 512] = build_triad_keep();
 /// 9-bit triad pattern: the placements of a digit in a band still open at triad level.
 pub static PERMS_IN: [u8; 512] = build_perms_in();
 
+/// `PERMS_OPEN[pattern]`: how many permutations `PERMS_IN[pattern]` holds (the build
+/// targets baseline x86-64, where counting bits has no single instruction).
+pub static PERMS_OPEN: [u8; 512] = build_perms_open();
+
 /// `PERM_CELLS[p]`: the 27-bit cell mask of permutation `p`'s three triads.
 pub static PERM_CELLS: [u32; 6] = build_perm_cells();
 
@@ -55,6 +59,14 @@ pub static STACK_KEEP: [u32; 512] = build_stack_keep();
 /// `COLUMN[col]`: the 27-bit mask of column `col` across a band's three rows.
 pub static COLUMN: [u32; 9] = build_columns();
 
+/// `TRIAD_CELLS[triads]`: the 27-bit cell mask of a 9-bit triad mask (bit `row * 3 + box`).
+pub static TRIAD_CELLS: [u32; 512] = build_triad_cells();
+
+/// `ROW_KEEP[triads]`: for a 9-bit triad mask, the 27-bit mask of cells a digit keeps when
+/// it must occupy those triads: in a row holding such a triad only its cells, other rows
+/// whole (the row's occurrence of the digit is in that triad).
+pub static ROW_KEEP: [u32; 512] = build_row_keep();
+
 const fn build_shrink() -> [u8; 512] {
     let mut table = [0u8; 512];
     let mut v = 0;
@@ -73,7 +85,9 @@ const fn build_shrink() -> [u8; 512] {
     table
 }
 
-const PERMUTATIONS: [[usize; 3]; 6] = [
+/// The six triad permutations: `PERMUTATIONS[p][row]` is the box (of a band) or the
+/// column within the stack (of a stack, rows read as bands) that permutation `p` uses.
+pub const PERMUTATIONS: [[usize; 3]; 6] = [
     [0, 1, 2],
     [0, 2, 1],
     [1, 0, 2],
@@ -139,6 +153,17 @@ const fn build_perms_in() -> [u8; 512] {
             }
             p += 1;
         }
+        pattern += 1;
+    }
+    table
+}
+
+const fn build_perms_open() -> [u8; 512] {
+    let perms = build_perms_in();
+    let mut table = [0u8; 512];
+    let mut pattern = 0;
+    while pattern < 512 {
+        table[pattern] = perms[pattern].count_ones() as u8;
         pattern += 1;
     }
     table
@@ -226,6 +251,37 @@ const fn build_stack_keep() -> [u32; 512] {
     table
 }
 
+const fn build_triad_cells() -> [u32; 512] {
+    let mut table = [0u32; 512];
+    let mut triads = 0;
+    while triads < 512 {
+        table[triads] = triad_cells(triads as u32);
+        triads += 1;
+    }
+    table
+}
+
+const fn build_row_keep() -> [u32; 512] {
+    let mut table = [0u32; 512];
+    let mut triads = 0;
+    while triads < 512 {
+        let mut keep = 0u32;
+        let mut row = 0;
+        while row < 3 {
+            let group = (triads >> (3 * row)) & 7;
+            keep |= if group == 0 {
+                0x1ff << (9 * row)
+            } else {
+                triad_cells((group << (3 * row)) as u32)
+            };
+            row += 1;
+        }
+        table[triads] = keep;
+        triads += 1;
+    }
+    table
+}
+
 const fn build_columns() -> [u32; 9] {
     let mut table = [0u32; 9];
     let mut c = 0;
@@ -258,6 +314,15 @@ mod tests {
         // Columns 1 and 5 alone: box 0 keeps column 1, box 1 column 5, box 2 all.
         let keep = STACK_KEEP[(1 << 1) | (1 << 5)];
         assert_eq!(keep & 0x1ff, 0b111_100_010);
+    }
+
+    #[test]
+    fn set_tables() {
+        // Triads (row 0, box 1) and (row 2, box 0): their six cells.
+        assert_eq!(TRIAD_CELLS[0b001_000_010], 0b111 << 3 | 0b111 << 18);
+        // Forced into (row 0, box 1): row 0 keeps that triad, rows 1 and 2 all.
+        assert_eq!(ROW_KEEP[0b000_000_010], 0b111 << 3 | 0x3ffff << 9);
+        assert_eq!(ROW_KEEP[0], BAND_ALL);
     }
 
     #[test]
