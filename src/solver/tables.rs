@@ -24,8 +24,9 @@ pub const BAND_ALL: u32 = (1 << 27) - 1;
 pub static SHRINK: [u8; 512] = build_shrink();
 
 /// `TRIAD_KEEP[pattern]`: the 27-bit cell mask of triads that lie on some permutation
-/// contained in `pattern`; 0 when no permutation fits (the digit cannot be placed).
-pub static TRIAD_KEEP: [u32; 512] = build_triad_keep();
+/// contained in `pattern` (bits 0..27; 0 when no permutation fits: the digit cannot be
+/// placed), and those triads as a 9-bit pattern (bits 32..41): one lookup for both.
+pub static TRIAD_KEEP: [u64; 512] = build_triad_keep();
 
 /// `PERMS_IN[pattern]`: the set (bit `p`) of the six triad permutations contained in a
 /// 9-bit triad pattern: the placements of a digit in a band still open at triad level.
@@ -96,8 +97,8 @@ pub const PERMUTATIONS: [[usize; 3]; 6] = [
     [2, 1, 0],
 ];
 
-const fn build_triad_keep() -> [u32; 512] {
-    let mut table = [0u32; 512];
+const fn build_triad_keep() -> [u64; 512] {
+    let mut table = [0u64; 512];
     let mut pattern = 0;
     while pattern < 512 {
         let mut keep_triads = 0u32;
@@ -109,7 +110,7 @@ const fn build_triad_keep() -> [u32; 512] {
             }
             p += 1;
         }
-        table[pattern] = triad_cells(keep_triads);
+        table[pattern] = triad_cells(keep_triads) as u64 | (keep_triads as u64) << 32;
         pattern += 1;
     }
     table
@@ -327,7 +328,7 @@ mod tests {
 
     #[test]
     fn full_band_keeps_everything() {
-        assert_eq!(TRIAD_KEEP[511], BAND_ALL);
+        assert_eq!(TRIAD_KEEP[511], BAND_ALL as u64 | 511 << 32);
     }
 
     #[test]
@@ -341,7 +342,8 @@ mod tests {
     fn locked_candidates_are_removed() {
         // Row 0 confined to box 0, others free: box 0 is taken, so rows 1 and 2 lose it.
         let pattern = 0b111_111_001;
-        let keep = TRIAD_KEEP[pattern];
+        let keep = TRIAD_KEEP[pattern] as u32;
+        assert_eq!(TRIAD_KEEP[pattern] >> 32, 0b110_110_001);
         assert_eq!(keep & 0b111, 0b111);
         assert_eq!(keep & (0b111 << 9), 0);
         assert_eq!(keep & (0b111 << 18), 0);
