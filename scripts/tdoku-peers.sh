@@ -1,38 +1,51 @@
 #!/usr/bin/env bash
 # tdoku beside sudoku-batch, one thread, same puzzles, same session: puzzles/s and
 # guesses/puzzle for counting to two (as classify does) and for the first solution.
+# Each (set, mode) is timed REPEAT times (default 3), tdoku and ours interleaved, and
+# the best of each kept (tdoku's rate over 3 s, our median round): a shared machine's
+# noise only ever slows a run down.
 # Needs the tdoku snapshot and its bench tool from the project's shared folder
 # (../shared/tools/tdoku-bench.sh; cmake and clang: apt-get install -y cmake clang).
-# Usage: scripts/tdoku-peers.sh [FILE...]   (default: the bundled sets)
+# Usage: [REPEAT=n] scripts/tdoku-peers.sh [FILE...]   (default: the bundled sets)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tool=${TDOKU_BENCH:-../shared/tools/tdoku-bench.sh}
 [ -x "$tool" ] || { echo "no $tool: tdoku's bench tool lives in the project's shared folder" >&2; exit 2; }
+repeat=${REPEAT:-3}
 cargo build --release --quiet
 bin=target/release/sudoku-batch
 files=("$@")
 [ ${#files[@]} -gt 0 ] || files=(data/royle-17-clue.txt data/kaggle-1m-first10k.csv
-    data/sudoku-exchange-diabolical.txt data/magictour-top1465.txt
-    ../shared/data/forum-hardest-1106.txt)
+    data/sudoku-exchange-diabolical.txt data/sudoku-exchange-hard-with-solutions.txt
+    data/magictour-top1465.txt data/norvig-top95.txt ../shared/data/forum-hardest-1106.txt)
 echo "| set | mode | tdoku /s | sudoku-batch /s | ours / tdoku | guesses/puzzle tdoku / ours |"
 echo "|---|---|---:|---:|---:|---:|"
 for f in "${files[@]}"; do
   [ -f "$f" ] || continue
   for mode in count solve; do
     flag=(); [ $mode = solve ] && flag=(--solve)
-    theirs=$("$tool" "${flag[@]}" "$f" | tail -1)
-    python3 - "$f" "$mode" "$theirs" "$bin" <<'PY'
-import json, subprocess, sys
-f, mode, theirs, binary = sys.argv[1:5]
-t = theirs.split("\t")
-t_rate, t_guess = float(t[1]), float(t[4])
-out = subprocess.run([binary, "bench", f, "--threads", "1", "--mode", mode, "--rounds", "5",
-                      "--json", "/dev/stderr"], capture_output=True, text=True, check=True)
-report = json.loads(out.stderr)
-ours = report["results"][0]["puzzles_per_sec"]["median"]
-g = report["effort"]["guesses_per_puzzle"]
+    # Enough rounds for about 100k puzzles a run (3 to 200): a short file's round is
+    # over in a millisecond.
+    n=$(wc -l < "$f"); rounds=$(( 100000 / (n + 1) )); rounds=$(( rounds < 3 ? 3 : rounds > 200 ? 200 : rounds ))
+    theirs=()
+    for _ in $(seq "$repeat"); do
+      theirs+=("$("$tool" "${flag[@]}" "$f" | tail -1)")
+      "$bin" bench "$f" --threads 1 --mode $mode --rounds $rounds --warmup 1 \
+        --json /dev/stderr 2>&1 >/dev/null | tr -d '\n'
+      echo
+    done > "${TMPDIR:-/tmp}/tdoku-peers.$$"
+    python3 - "$f" "$mode" "${TMPDIR:-/tmp}/tdoku-peers.$$" "${theirs[@]}" <<'PY'
+import json, sys
+f, mode, ours_file = sys.argv[1:4]
+t = [row.split("\t") for row in sys.argv[4:]]
+t_rate = max(float(row[1]) for row in t)
+t_guess = float(t[0][4])
+reports = [json.loads(line) for line in open(ours_file) if line.strip()]
+ours = max(r["results"][0]["puzzles_per_sec"]["median"] for r in reports)
+g = reports[0]["effort"]["guesses_per_puzzle"]
 name = f.split("/")[-1]
 print(f"| {name} | {mode} | {t_rate:,.0f} | {ours:,.0f} | {ours / t_rate:.2f} | {t_guess:.2f} / {g:.2f} |")
 PY
+    rm -f "${TMPDIR:-/tmp}/tdoku-peers.$$"
   done
 done
