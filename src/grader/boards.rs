@@ -98,6 +98,17 @@ impl Marks {
         }
     }
 
+    /// Removes the candidates `bits` from `cells`; true when any cell had one.
+    fn remove(&mut self, cells: impl IntoIterator<Item = u16>, bits: u32) -> bool {
+        let mut removed = false;
+        for c in cells {
+            let c = usize::from(c);
+            removed |= self.candidates[c] & bits != 0;
+            self.candidates[c] &= !bits;
+        }
+        removed
+    }
+
     /// Cells of `unit` that may take the value of `bit`, as positions in the unit.
     fn places(&self, shape: &Shape, unit: usize, bit: u32) -> u32 {
         let mut places = 0;
@@ -153,15 +164,8 @@ impl Marks {
                 if places == 0 || !inside {
                     continue;
                 }
-                let mut cleared = false;
-                for &c in shape.units[b].iter().filter(|&&c| !shape.shares(a, c)) {
-                    let c = usize::from(c);
-                    if self.candidates[c] & bit != 0 {
-                        self.candidates[c] &= !bit;
-                        cleared = true;
-                    }
-                }
-                if cleared {
+                let outside = shape.units[b].iter().filter(|&&c| !shape.shares(a, c));
+                if self.remove(outside.copied(), bit) {
                     return true;
                 }
             }
@@ -182,15 +186,8 @@ impl Marks {
                 else {
                     continue;
                 };
-                let mut cleared = false;
-                for &c in unit.iter().filter(|&&c| c != x && c != y) {
-                    let c = usize::from(c);
-                    if self.candidates[c] & m != 0 {
-                        self.candidates[c] &= !m;
-                        cleared = true;
-                    }
-                }
-                if cleared {
+                let others = unit.iter().filter(|&&c| c != x && c != y);
+                if self.remove(others.copied(), m) {
                     return true;
                 }
             }
@@ -210,15 +207,9 @@ impl Marks {
                         continue;
                     }
                     let keep = (1u32 << v) | (1 << w);
-                    let mut cleared = false;
-                    for k in [pv.trailing_zeros(), 31 - pv.leading_zeros()] {
-                        let c = usize::from(shape.units[unit][k as usize]);
-                        if self.candidates[c] & !keep != 0 {
-                            self.candidates[c] &= keep;
-                            cleared = true;
-                        }
-                    }
-                    if cleared {
+                    let pair = [pv.trailing_zeros(), 31 - pv.leading_zeros()]
+                        .map(|k| shape.units[unit][k as usize]);
+                    if self.remove(pair, !keep) {
                         return true;
                     }
                 }

@@ -46,8 +46,8 @@ pub mod tables;
 use crate::grid::{Clash, Grid, CELLS};
 use crate::marks::Marks;
 use tables::{
-    BAND_ALL, BOX_CELLS, CLAIMED_COLUMNS, COLUMN, PEERS_IN_BAND, PERMS_IN, PERMS_OPEN,
-    PERMUTATIONS, PERM_CELLS, ROW_KEEP, SHRINK, STACK_KEEP, TRIAD_CELLS, TRIAD_KEEP,
+    column_cells, BAND_ALL, BOX_CELLS, CLAIMED_COLUMNS, COLUMN, PEERS_IN_BAND, PERMS_IN,
+    PERMS_OPEN, PERMUTATIONS, PERM_CELLS, ROW_KEEP, SHRINK, STACK_KEEP, TRIAD_CELLS, TRIAD_KEEP,
 };
 
 /// Where a search starts: givens, or pencil marks.
@@ -407,12 +407,12 @@ impl Solver {
                 givens[digit * 3 + 2],
             ];
             let all = g[0] | g[1] | g[2];
-            let columns = (all | all >> 9 | all >> 18) & 0x1ff;
+            let columns = fold_columns(all);
             // n givens of one digit need n distinct columns, rows and boxes.
             if columns.count_ones() != g[0].count_ones() + g[1].count_ones() + g[2].count_ones() {
                 return false;
             }
-            let column_cells = columns | columns << 9 | columns << 18;
+            let taken = column_cells(columns);
             for band in 0..3 {
                 let mask = g[band];
                 let rows = [mask & 0x1ff, (mask >> 9) & 0x1ff, (mask >> 18) & 0x1ff];
@@ -427,9 +427,8 @@ impl Solver {
                 if row_cells.count_ones() != 9 * count || boxes.count_ones() != count {
                     return false;
                 }
-                self.board.candidates[digit * 3 + band] = (BAND_ALL
-                    & !(row_cells | BOX_CELLS[boxes] | column_cells | filled[band]))
-                    | mask;
+                self.board.candidates[digit * 3 + band] =
+                    (BAND_ALL & !(row_cells | BOX_CELLS[boxes] | taken | filled[band])) | mask;
             }
         }
         self.board.unsolved = [
@@ -624,7 +623,7 @@ impl Solver {
                 let keep = ROW_KEEP[(f & 0x1ff) as usize]
                     & STACK_KEEP[lock as usize]
                     & !TRIAD_CELLS[(b & 0x1ff) as usize]
-                    & !(cols | cols << 9 | cols << 18);
+                    & !column_cells(cols);
                 let index = digit * 3 + band;
                 let kept = self.board.candidates[index] & keep;
                 changed |= kept != self.board.candidates[index];

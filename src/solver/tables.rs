@@ -98,15 +98,15 @@ pub const PERMUTATIONS: [[usize; 3]; 6] = [
 ];
 
 const fn build_triad_keep() -> [u64; 512] {
+    let perms = build_perms_in();
     let mut table = [0u64; 512];
     let mut pattern = 0;
     while pattern < 512 {
         let mut keep_triads = 0u32;
         let mut p = 0;
         while p < 6 {
-            let triads = perm_triads(p);
-            if triads & pattern as u32 == triads {
-                keep_triads |= triads;
+            if perms[pattern] & (1 << p) != 0 {
+                keep_triads |= perm_triads(p);
             }
             p += 1;
         }
@@ -114,6 +114,12 @@ const fn build_triad_keep() -> [u64; 512] {
         pattern += 1;
     }
     table
+}
+
+/// The 27-bit cell mask of the columns in a 9-bit column set, across the band's rows.
+#[inline(always)]
+pub const fn column_cells(columns: u32) -> u32 {
+    columns | columns << 9 | columns << 18
 }
 
 /// The 27-bit cell mask of a 9-bit triad mask.
@@ -224,8 +230,7 @@ const fn build_claimed_columns() -> [u32; 512] {
         while b < 3 {
             let group = (cols >> (3 * b)) & 7;
             if group == 1 || group == 2 || group == 4 {
-                let c = group << (3 * b);
-                table[cols] |= (c | c << 9 | c << 18) as u32;
+                table[cols] |= column_cells((group << (3 * b)) as u32);
             }
             b += 1;
         }
@@ -243,7 +248,7 @@ const fn build_stack_keep() -> [u32; 512] {
         while b < 3 {
             let group = only & (7 << (3 * b));
             let cols = if group == 0 { 7 << (3 * b) } else { group };
-            keep |= (cols | cols << 9 | cols << 18) as u32;
+            keep |= column_cells(cols as u32);
             b += 1;
         }
         table[only] = keep;
@@ -287,7 +292,7 @@ const fn build_columns() -> [u32; 9] {
     let mut table = [0u32; 9];
     let mut c = 0;
     while c < 9 {
-        table[c] = (1 << c) | (1 << (c + 9)) | (1 << (c + 18));
+        table[c] = column_cells(1 << c);
         c += 1;
     }
     table
