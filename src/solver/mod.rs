@@ -34,6 +34,9 @@
 //! The default build targets baseline x86-64; where the CPU has popcnt, BMI1/2 and
 //! lzcnt (checked once, cached by std), the search runs a copy compiled for them
 //! (measured: Kaggle +15%, the hard sets +3-4%), and a test checks both copies agree.
+//! The sweep's counts over the digits and naked singles' counts over a band's cells use
+//! SSE2 (in every x86-64 CPU), a digit's three bands as three lanes; elsewhere a scalar
+//! version runs, and test builds check the two agree at every call.
 //!
 //! Search branches, as tdoku does, on how a digit sits in a band or a stack when one is
 //! down to two or three triad permutations (in the band or stack with the fewest open
@@ -66,13 +69,15 @@ const MAX_DEPTH: usize = CELLS + 27 + 1;
 #[derive(Clone, Copy)]
 struct Board {
     /// `candidates[digit * 3 + band]`: 27-bit cell mask where `digit` (0-based) may go.
-    candidates: [u32; 27],
+    /// Entry 27 pads the array so a digit's three bands load as one 4-lane vector.
+    candidates: [u32; 28],
     /// `unsolved[band]`: 27-bit mask of the band's cells not yet placed.
     unsolved: [u32; 3],
-    /// `shapes[i]`: mask `i`'s triad pattern (bits 0..9) and column set (bits 9..18) as
-    /// its last band update left it, so current for every mask at a fixed point of the
-    /// band updates, where the sweep and the branch choice read them.
-    shapes: [u32; 27],
+    /// `shapes[i]`: mask `i`'s triad pattern (bits 0..9), column set (bits 9..18) and
+    /// number of open triad permutations (bits 18..21) as its last band update left it,
+    /// so current for every mask at a fixed point of the band updates, where the sweep
+    /// and the branch choice read them (padded as `candidates`).
+    shapes: [u32; 28],
 }
 
 /// A saved node and what the other branch keeps when the one taken from it fails.
@@ -144,7 +149,7 @@ pub enum Classification {
 pub struct Solver {
     board: Board,
     /// Each mask as its last band update left it; a mask differing from this needs one.
-    seen: [u32; 27],
+    seen: [u32; 28],
     stack: [Frame; MAX_DEPTH],
     depth: usize,
     stats: SearchStats,
@@ -160,13 +165,13 @@ impl Solver {
     /// A fresh solver.
     pub fn new() -> Solver {
         let board = Board {
-            candidates: [BAND_ALL; 27],
+            candidates: [BAND_ALL; 28],
             unsolved: [BAND_ALL; 3],
-            shapes: [0; 27],
+            shapes: [0; 28],
         };
         Solver {
             board,
-            seen: [0; 27],
+            seen: [0; 28],
             stack: [Frame {
                 board,
                 digit: 0,
@@ -378,7 +383,7 @@ impl Solver {
             }
         }
         self.board.unsolved = [BAND_ALL; 3];
-        self.seen = [u32::MAX; 27];
+        self.seen = [u32::MAX; 28];
     }
 
     /// Resets the board to the givens with all their eliminations, in one batch per
@@ -437,7 +442,7 @@ impl Solver {
             BAND_ALL & !filled[2],
         ];
         // No 27-bit mask equals u32::MAX: every mask gets a first update.
-        self.seen = [u32::MAX; 27];
+        self.seen = [u32::MAX; 28];
         true
     }
 
@@ -558,54 +563,14 @@ impl Solver {
     ///   possible digits, or more than three that must go there, is a dead end.
     #[inline(always)]
     fn sweep_sets(&mut self) -> Sweep {
-        // Per digit, three bands packed 18 bits apart: bits 0..9 of a band are its
-        // minirows (bit row * 3 + box), bits 9..18 its minicolumns (bit 9 + column).
-        // `open`: where the digit may go; `sure`: where it must.
-        let mut open = [0u64; 9];
-        let mut sure = [0u64; 9];
-        // Per digit, three bands packed 9 bits apart: columns where that band alone
-        // holds the digit.
-        let mut only = [0u32; 9];
-        let (mut o1, mut o2, mut o3, mut o4) = (0u64, 0u64, 0u64, 0u64);
-        let (mut s1, mut s2, mut s3, mut s4) = (0u64, 0u64, 0u64, 0u64);
-        let mut locks = 0u32;
-        for digit in 0..9 {
-            let shape = [
-                self.board.shapes[digit * 3],
-                self.board.shapes[digit * 3 + 1],
-                self.board.shapes[digit * 3 + 2],
-            ];
-            let c = [shape[0] >> 9, shape[1] >> 9, shape[2] >> 9];
-            if c[0] | c[1] | c[2] != 0x1ff {
-                return Sweep::Contradiction;
-            }
-            let x = shape[0] as u64 | (shape[1] as u64) << 18 | (shape[2] as u64) << 36;
-            let y = lone_in_threes(x);
-            let o = (c[0] & !(c[1] | c[2]))
-                | (c[1] & !(c[0] | c[2])) << 9
-                | (c[2] & !(c[0] | c[1])) << 18;
-            only[digit] = o;
-            // A box holding a column only its band holds the digit in, but other
-            // columns as well, loses those.
-            let boxes = (o | o >> 1 | o >> 2) & 0x124_9249;
-            let packed = c[0] | c[1] << 9 | c[2] << 18;
-            locks |= (packed & (boxes * 7)) ^ o;
-            open[digit] = x;
-            sure[digit] = y;
-            o4 |= o3 & x;
-            o3 |= o2 & x;
-            o2 |= o1 & x;
-            o1 |= x;
-            s4 |= s3 & y;
-            s3 |= s2 & y;
-            s2 |= s1 & y;
-            s1 |= y;
-        }
-        if o3 != (1 << 54) - 1 || s4 != 0 {
+        let Some(Settled {
+            naked,
+            hidden,
+            locks,
+        }) = self.triad_counts()
+        else {
             return Sweep::Contradiction;
-        }
-        let naked = o3 & !o4;
-        let hidden = s3;
+        };
         // `sure` lies within `open`: a minirow or minicolumn with three open digits and
         // three sure is settled; either alone has something to remove.
         if (naked ^ hidden) == 0 && locks == 0 {
@@ -613,13 +578,14 @@ impl Solver {
         }
         let mut changed = false;
         for digit in 0..9 {
-            let forced = open[digit] & naked;
-            let barred = hidden & !sure[digit];
+            let (open, sure, only) = self.digit_sets(digit);
+            let forced = open & naked;
+            let barred = hidden & !sure;
             for band in 0..3 {
                 let f = (forced >> (18 * band)) as u32;
                 let b = (barred >> (18 * band)) as u32;
                 let cols = (b >> 9) & 0x1ff;
-                let lock = ((only[digit] >> (9 * band)) | f >> 9) & 0x1ff;
+                let lock = ((only >> (9 * band)) | f >> 9) & 0x1ff;
                 let keep = ROW_KEEP[(f & 0x1ff) as usize]
                     & STACK_KEEP[lock as usize]
                     & !TRIAD_CELLS[(b & 0x1ff) as usize]
@@ -637,20 +603,173 @@ impl Solver {
         }
     }
 
+    /// A digit's minirows and minicolumns, three bands packed 18 bits apart (bits 0..9 of
+    /// a band are its minirows, bit `row * 3 + box`; bits 9..18 its minicolumns, bit
+    /// `9 + column`): where it may go, where it must (alone in its row's triads or its
+    /// box's columns); and, three bands packed 9 bits apart, the columns where that band
+    /// alone holds it.
+    #[inline(always)]
+    fn digit_sets(&self, digit: usize) -> (u64, u64, u32) {
+        let shape = [
+            self.board.shapes[digit * 3],
+            self.board.shapes[digit * 3 + 1],
+            self.board.shapes[digit * 3 + 2],
+        ];
+        let c = [
+            (shape[0] >> 9) & 0x1ff,
+            (shape[1] >> 9) & 0x1ff,
+            (shape[2] >> 9) & 0x1ff,
+        ];
+        let open = (shape[0] & 0x3ffff) as u64
+            | ((shape[1] & 0x3ffff) as u64) << 18
+            | ((shape[2] & 0x3ffff) as u64) << 36;
+        let only =
+            (c[0] & !(c[1] | c[2])) | (c[1] & !(c[0] | c[2])) << 9 | (c[2] & !(c[0] | c[1])) << 18;
+        (open, lone_in_threes(open), only)
+    }
+
+    /// Counts over the nine digits for [`Solver::sweep_sets`]; `None` at a dead end (a
+    /// column no band holds a digit in, a minirow or minicolumn open to fewer than three
+    /// digits or sure of more than three).
+    #[cfg(any(test, not(target_arch = "x86_64")))]
+    #[inline(always)]
+    fn triad_counts_scalar(&self) -> Option<Settled> {
+        let (mut o1, mut o2, mut o3, mut o4) = (0u64, 0u64, 0u64, 0u64);
+        let (mut s1, mut s2, mut s3, mut s4) = (0u64, 0u64, 0u64, 0u64);
+        let mut locks = 0u32;
+        for digit in 0..9 {
+            let (x, y, o) = self.digit_sets(digit);
+            let c = (x >> 9) as u32 & 0x1ff | (x >> 27) as u32 & 0x1ff | (x >> 45) as u32 & 0x1ff;
+            if c != 0x1ff {
+                return None;
+            }
+            locks |= box_locks(x, o);
+            o4 |= o3 & x;
+            o3 |= o2 & x;
+            o2 |= o1 & x;
+            o1 |= x;
+            s4 |= s3 & y;
+            s3 |= s2 & y;
+            s2 |= s1 & y;
+            s1 |= y;
+        }
+        if o3 != (1 << 54) - 1 || s4 != 0 {
+            return None;
+        }
+        Some(Settled {
+            naked: o3 & !o4,
+            hidden: s3,
+            locks,
+        })
+    }
+
+    #[cfg(not(target_arch = "x86_64"))]
+    #[inline(always)]
+    fn triad_counts(&self) -> Option<Settled> {
+        self.triad_counts_scalar()
+    }
+
+    /// [`Solver::triad_counts_scalar`] with SSE2 (part of every x86-64 CPU), the three
+    /// bands of a digit in three lanes at once.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn triad_counts(&self) -> Option<Settled> {
+        use std::arch::x86_64::*;
+        // SAFETY: SSE2 is in the x86-64 baseline, so these intrinsics run on every CPU
+        // this code is compiled for; the one load reads lanes `digit * 3..digit * 3 + 4`
+        // of `shapes`, whose 28th lane pads the array for the last digit.
+        let counts = unsafe {
+            let zero = _mm_setzero_si128();
+            let three_lanes = _mm_set_epi32(0, 0x3ffff, 0x3ffff, 0x3ffff);
+            let box_first = _mm_set1_epi32(0x49);
+            let p0 = _mm_set1_epi32(0x9249);
+            let p1 = _mm_set1_epi32(0x9249 << 1);
+            let p2 = _mm_set1_epi32(0x9249 << 2);
+            let (mut o1, mut o2, mut o3, mut o4) = (zero, zero, zero, zero);
+            let (mut s1, mut s2, mut s3, mut s4) = (zero, zero, zero, zero);
+            let mut locks = zero;
+            let mut all = three_lanes;
+            let shapes = self.board.shapes.as_ptr();
+            for digit in 0..9 {
+                let x = _mm_and_si128(
+                    _mm_loadu_si128(shapes.add(digit * 3) as *const __m128i),
+                    three_lanes,
+                );
+                let c = _mm_srli_epi32::<9>(x);
+                // Lane b: the columns of the other two bands.
+                let others = _mm_or_si128(
+                    _mm_shuffle_epi32::<0b11_00_10_01>(c),
+                    _mm_shuffle_epi32::<0b11_01_00_10>(c),
+                );
+                all = _mm_and_si128(all, _mm_or_si128(c, others));
+                let o = _mm_andnot_si128(others, c);
+                let boxes = _mm_and_si128(
+                    _mm_or_si128(
+                        o,
+                        _mm_or_si128(_mm_srli_epi32::<1>(o), _mm_srli_epi32::<2>(o)),
+                    ),
+                    box_first,
+                );
+                let box_cols = _mm_or_si128(
+                    boxes,
+                    _mm_or_si128(_mm_slli_epi32::<1>(boxes), _mm_slli_epi32::<2>(boxes)),
+                );
+                locks = _mm_or_si128(locks, _mm_xor_si128(_mm_and_si128(c, box_cols), o));
+                let down1 = _mm_srli_epi32::<1>(x);
+                let up1 = _mm_slli_epi32::<1>(x);
+                let others3 = _mm_or_si128(
+                    _mm_or_si128(
+                        _mm_and_si128(_mm_or_si128(down1, _mm_srli_epi32::<2>(x)), p0),
+                        _mm_and_si128(_mm_or_si128(up1, down1), p1),
+                    ),
+                    _mm_and_si128(_mm_or_si128(up1, _mm_slli_epi32::<2>(x)), p2),
+                );
+                let y = _mm_andnot_si128(others3, x);
+                o4 = _mm_or_si128(o4, _mm_and_si128(o3, x));
+                o3 = _mm_or_si128(o3, _mm_and_si128(o2, x));
+                o2 = _mm_or_si128(o2, _mm_and_si128(o1, x));
+                o1 = _mm_or_si128(o1, x);
+                s4 = _mm_or_si128(s4, _mm_and_si128(s3, y));
+                s3 = _mm_or_si128(s3, _mm_and_si128(s2, y));
+                s2 = _mm_or_si128(s2, _mm_and_si128(s1, y));
+                s1 = _mm_or_si128(s1, y);
+            }
+            // Every band's columns covered, every minirow and minicolumn open to three
+            // digits, none sure of four: lanes 0..3 as `three_lanes`, lane 3 zero.
+            let covered = _mm_cmpeq_epi32(all, _mm_srli_epi32::<9>(three_lanes));
+            let open3 = _mm_cmpeq_epi32(o3, three_lanes);
+            let sure4 = _mm_cmpeq_epi32(s4, zero);
+            let ok = _mm_and_si128(_mm_and_si128(covered, open3), sure4);
+            if _mm_movemask_ps(_mm_castsi128_ps(ok)) & 7 != 7 {
+                None
+            } else {
+                let naked = _mm_andnot_si128(o4, o3);
+                let (n, h, l) = (lanes(naked), lanes(s3), lanes(locks));
+                Some(Settled {
+                    naked: n[0] as u64 | (n[1] as u64) << 18 | (n[2] as u64) << 36,
+                    hidden: h[0] as u64 | (h[1] as u64) << 18 | (h[2] as u64) << 36,
+                    locks: l[0] | l[1] << 9 | l[2] << 18,
+                })
+            }
+        };
+        #[cfg(test)]
+        debug_assert_eq!(counts, self.triad_counts_scalar());
+        counts
+    }
+
     /// Places every unsolved cell with a single candidate; fails on a cell with none.
     #[inline(always)]
     fn naked_singles(&mut self) -> Sweep {
         let mut placed = false;
+        // Counted once for all bands: a placement below can only take candidates away,
+        // so a cell it leaves with one is found next round, one it empties below.
+        let (any, two) = self.cell_counts();
         for band in 0..3 {
             let unsolved = self.board.unsolved[band];
-            if unsolved == 0 {
-                continue;
-            }
-            let (any, two, _) = self.candidate_counts(band);
-            if unsolved & !any != 0 {
+            if unsolved & !any[band] != 0 {
                 return Sweep::Contradiction;
             }
-            let mut singles = unsolved & !two;
+            let mut singles = unsolved & !two[band];
             while singles != 0 {
                 let bit = singles.trailing_zeros();
                 singles &= singles - 1;
@@ -669,6 +788,48 @@ impl Solver {
         } else {
             Sweep::Stable
         }
+    }
+
+    /// Each band's cells with at least one candidate, and with at least two.
+    #[cfg(any(test, not(target_arch = "x86_64")))]
+    #[inline(always)]
+    fn cell_counts_scalar(&self) -> ([u32; 3], [u32; 3]) {
+        let (mut any, mut two) = ([0; 3], [0; 3]);
+        for band in 0..3 {
+            (any[band], two[band], _) = self.candidate_counts(band);
+        }
+        (any, two)
+    }
+
+    #[cfg(not(target_arch = "x86_64"))]
+    #[inline(always)]
+    fn cell_counts(&self) -> ([u32; 3], [u32; 3]) {
+        self.cell_counts_scalar()
+    }
+
+    /// [`Solver::cell_counts_scalar`] with SSE2, the three bands in three lanes.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn cell_counts(&self) -> ([u32; 3], [u32; 3]) {
+        use std::arch::x86_64::*;
+        // SAFETY: SSE2 is in the x86-64 baseline; each load reads lanes
+        // `digit * 3..digit * 3 + 4` of `candidates`, whose 28th lane pads the array for
+        // the last digit (lane 3 is not read back).
+        let (one, two): ([u32; 4], [u32; 4]) = unsafe {
+            let mut one = _mm_setzero_si128();
+            let mut two = _mm_setzero_si128();
+            let candidates = self.board.candidates.as_ptr();
+            for digit in 0..9 {
+                let m = _mm_loadu_si128(candidates.add(digit * 3) as *const __m128i);
+                two = _mm_or_si128(two, _mm_and_si128(one, m));
+                one = _mm_or_si128(one, m);
+            }
+            (lanes(one), lanes(two))
+        };
+        let counts = ([one[0], one[1], one[2]], [two[0], two[1], two[2]]);
+        #[cfg(test)]
+        debug_assert_eq!(counts, self.cell_counts_scalar());
+        counts
     }
 
     /// The candidate digits of cell `bit` of `band`, as bits 0..9 (branch-free).
@@ -751,21 +912,30 @@ impl Solver {
     /// stacks 8.9 / 111 (tdoku 8.9 / 110) and 5% faster on the hardest.
     #[inline(always)]
     fn pick_permutation(&self) -> Option<(usize, usize, u8)> {
-        let mut best: Option<(usize, u32)> = None;
-        let mut patterns = [0u16; 54];
-        for unit in 0..6 {
-            let mut total = 0;
-            for digit in 0..9 {
-                let pattern = self.unit_pattern(digit, unit);
-                patterns[unit * 9 + digit] = pattern as u16;
-                total += PERMS_OPEN[pattern] as u32;
+        let mut totals = [0u32; 6];
+        for digit in 0..9 {
+            let shape = [
+                self.board.shapes[digit * 3],
+                self.board.shapes[digit * 3 + 1],
+                self.board.shapes[digit * 3 + 2],
+            ];
+            // A band's count comes with its shape; a stack's needs all three bands.
+            for band in 0..3 {
+                totals[band] += shape[band] >> 18;
             }
+            for stack in 0..3 {
+                let c = |band: usize| (shape[band] >> (9 + 3 * stack)) & 7;
+                totals[3 + stack] += PERMS_OPEN[(c(0) | c(1) << 3 | c(2) << 6) as usize] as u32;
+            }
+        }
+        let mut best: Option<(usize, u32)> = None;
+        for (unit, &total) in totals.iter().enumerate() {
             if total > 9 && best.is_none_or(|(_, t)| total < t) {
                 best = Some((unit, total));
             }
         }
         let (unit, _) = best?;
-        let pattern = |d: usize| patterns[unit * 9 + d] as usize & 0x1ff;
+        let pattern = |d: usize| self.unit_pattern(d, unit);
         let with = |n: u8| (0..9).find(|&d| PERMS_OPEN[pattern(d)] == n);
         let digit = with(2).or_else(|| with(3))?;
         Some((digit, unit, PERMS_IN[pattern(digit)]))
@@ -839,6 +1009,19 @@ impl Solver {
     }
 }
 
+/// What the sweep's counts over the digits found, bands packed as in
+/// [`Solver::digit_sets`].
+#[derive(Debug, PartialEq, Eq)]
+struct Settled {
+    /// Minirows and minicolumns open to exactly three digits.
+    naked: u64,
+    /// Minirows and minicolumns three digits are sure of.
+    hidden: u64,
+    /// Nonzero where a box is confined to a column by the stack-direction rule but has
+    /// other columns left.
+    locks: u32,
+}
+
 enum Sweep {
     Contradiction,
     Placed,
@@ -869,6 +1052,27 @@ fn unit_keep(unit: usize, band: usize, perms: u8) -> u32 {
         rest &= rest - 1;
     }
     keep
+}
+
+/// Where a box holds a column that only its band holds the digit in (`only`, as from
+/// [`Solver::digit_sets`]) but other columns as well: those other columns, which it loses
+/// (bands packed 9 bits apart); zero when the stack-direction rule removes nothing.
+#[cfg(any(test, not(target_arch = "x86_64")))]
+#[inline(always)]
+fn box_locks(open: u64, only: u32) -> u32 {
+    let boxes = (only | only >> 1 | only >> 2) & 0x124_9249;
+    let columns = (open >> 9) as u32 & 0x1ff
+        | (open >> 18) as u32 & (0x1ff << 9)
+        | (open >> 27) as u32 & (0x1ff << 18);
+    (columns & (boxes * 7)) ^ only
+}
+
+/// The four 32-bit lanes of an SSE2 vector.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn lanes(v: std::arch::x86_64::__m128i) -> [u32; 4] {
+    // SAFETY: both types are 16 bytes of plain integers, every bit pattern valid.
+    unsafe { std::mem::transmute::<std::arch::x86_64::__m128i, [u32; 4]>(v) }
 }
 
 /// Of bits read in groups of three (from bit 0), those alone in their group.

@@ -25,7 +25,8 @@ pub static SHRINK: [u8; 512] = build_shrink();
 
 /// `TRIAD_KEEP[pattern]`: the 27-bit cell mask of triads that lie on some permutation
 /// contained in `pattern` (bits 0..27; 0 when no permutation fits: the digit cannot be
-/// placed), and those triads as a 9-bit pattern (bits 32..41): one lookup for both.
+/// placed), those triads as a 9-bit pattern (bits 32..41) and how many permutations they
+/// hold (bits 50..53, as `PERMS_OPEN`): one lookup for all three.
 pub static TRIAD_KEEP: [u64; 512] = build_triad_keep();
 
 /// `PERMS_IN[pattern]`: the set (bit `p`) of the six triad permutations contained in a
@@ -110,7 +111,9 @@ const fn build_triad_keep() -> [u64; 512] {
             }
             p += 1;
         }
-        table[pattern] = triad_cells(keep_triads) as u64 | (keep_triads as u64) << 32;
+        table[pattern] = triad_cells(keep_triads) as u64
+            | (keep_triads as u64) << 32
+            | (perms[pattern].count_ones() as u64) << 50;
         pattern += 1;
     }
     table
@@ -333,7 +336,7 @@ mod tests {
 
     #[test]
     fn full_band_keeps_everything() {
-        assert_eq!(TRIAD_KEEP[511], BAND_ALL as u64 | 511 << 32);
+        assert_eq!(TRIAD_KEEP[511], BAND_ALL as u64 | 511 << 32 | 6 << 50);
     }
 
     #[test]
@@ -348,7 +351,7 @@ mod tests {
         // Row 0 confined to box 0, others free: box 0 is taken, so rows 1 and 2 lose it.
         let pattern = 0b111_111_001;
         let keep = TRIAD_KEEP[pattern] as u32;
-        assert_eq!(TRIAD_KEEP[pattern] >> 32, 0b110_110_001);
+        assert_eq!(TRIAD_KEEP[pattern] >> 32, 0b110_110_001 | 2 << 18);
         assert_eq!(keep & 0b111, 0b111);
         assert_eq!(keep & (0b111 << 9), 0);
         assert_eq!(keep & (0b111 << 18), 0);
