@@ -392,7 +392,7 @@ impl Solver {
         loop {
             if self.propagate::<PEXT>() {
                 if self.board.unsolved != [0; 3] {
-                    self.guess();
+                    self.guess::<PEXT>();
                     continue;
                 }
                 count.solutions += 1;
@@ -915,9 +915,9 @@ impl Solver {
     /// candidate, then the rest). Saves the node with what the other branch keeps, then
     /// takes the first (the caller propagates it).
     #[inline(always)]
-    fn guess(&mut self) {
+    fn guess<const PEXT: bool>(&mut self) {
         self.stats.guesses += 1;
-        if let Some((digit, unit, perms)) = self.pick_permutation() {
+        if let Some((digit, unit, perms)) = self.pick_permutation::<PEXT>() {
             let first = perms.trailing_zeros() as usize;
             let rest = perms & (perms - 1);
             let keep = [
@@ -966,7 +966,7 @@ impl Solver {
     /// 147, then 1-6% slower. With the triple rules, bands only 9.4 / 126, bands and
     /// stacks 8.9 / 111 (tdoku 8.9 / 110) and 5% faster on the hardest.
     #[inline(always)]
-    fn pick_permutation(&self) -> Option<(usize, usize, u8)> {
+    fn pick_permutation<const PEXT: bool>(&self) -> Option<(usize, usize, u8)> {
         let mut totals = [0u32; 6];
         for digit in 0..9 {
             let shape = [
@@ -978,9 +978,14 @@ impl Solver {
             for band in 0..3 {
                 totals[band] += shape[band] >> 18;
             }
+            let stacks = if PEXT {
+                stack_patterns_by_pext(shape)
+            } else {
+                let c = |band: usize, stack: usize| (shape[band] >> (9 + 3 * stack)) & 7;
+                [0, 1, 2].map(|stack| (c(0, stack) | c(1, stack) << 3 | c(2, stack) << 6) as usize)
+            };
             for stack in 0..3 {
-                let c = |band: usize| (shape[band] >> (9 + 3 * stack)) & 7;
-                totals[3 + stack] += PERMS_OPEN[(c(0) | c(1) << 3 | c(2) << 6) as usize] as u32;
+                totals[3 + stack] += PERMS_OPEN[stacks[stack] & 0x1ff] as u32;
             }
         }
         let mut best: Option<(usize, u32)> = None;
@@ -1132,6 +1137,26 @@ fn triads_by_pext(mask: u32) -> usize {
     // SAFETY: called only from `search::<true>`, which runs only inside
     // `search_with_pext`, entered after `bit_instructions` found BMI2.
     unsafe { std::arch::x86_64::_pext_u32(mask | mask >> 1 | mask >> 2, 0x124_9249) as usize }
+}
+
+/// A digit's three stack patterns (as [`Solver::unit_pattern`] gives them) from its
+/// three band shapes, one `pext` each. Only for code compiled for BMI2, as
+/// [`triads_by_pext`].
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn stack_patterns_by_pext(shape: [u32; 3]) -> [usize; 3] {
+    let x = shape[0] as u64 | (shape[1] as u64) << 21 | (shape[2] as u64) << 42;
+    let columns = |stack: u64| (7u64 << (9 + 3 * stack)) * (1 | 1 << 21 | 1 << 42);
+    // SAFETY: as `triads_by_pext`: only reached inside `search_with_pext`.
+    [0, 1, 2].map(|stack| unsafe { std::arch::x86_64::_pext_u64(x, columns(stack)) as usize })
+}
+
+/// Off x86-64 the `PEXT` variant is never instantiated; the same patterns by shifts.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn stack_patterns_by_pext(shape: [u32; 3]) -> [usize; 3] {
+    let c = |band: usize, stack: usize| (shape[band] >> (9 + 3 * stack)) & 7;
+    [0, 1, 2].map(|stack| (c(0, stack) | c(1, stack) << 3 | c(2, stack) << 6) as usize)
 }
 
 /// Off x86-64 the `PEXT` variant is never instantiated; the same pattern by lookups.
