@@ -4,8 +4,8 @@
 //! [`tables`] for the layout), a mask per band of cells not yet solved, and each
 //! mask's triads and columns as its last update found them (read by the sweep and the
 //! branch choice instead of recomputing them: 8% faster on the hardest puzzles, 2%
-//! slower on Kaggle's). That is 228 bytes, copied onto a fixed guess stack when the
-//! search branches (no undo log).
+//! slower on Kaggle's). That is 236 bytes (two arrays padded for vector loads), copied
+//! onto a fixed guess stack when the search branches (no undo log).
 //!
 //! Propagation to a fixed point, after the givens and after every guess:
 //! 1. unrolled passes over the 27 masks, updating each that changed since its last
@@ -33,12 +33,14 @@
 //!
 //! The default build targets baseline x86-64; where the CPU has popcnt, BMI1/2 and
 //! lzcnt (checked once, cached by std), the search runs a copy compiled for them
-//! (measured: Kaggle +15%, the hard sets +3-4%); where `pext` is also fast (Intel, AMD
-//! from Zen 3) a third copy finds each mask's triads with it instead of three table
-//! lookups (+6-8% on the hard sets and Kaggle). A test checks all copies agree.
-//! The sweep's counts over the digits and naked singles' counts over a band's cells use
-//! SSE2 (in every x86-64 CPU), a digit's three bands as three lanes; elsewhere a scalar
-//! version runs, and test builds check the two agree at every call.
+//! (measured: Kaggle +15%, the hard sets +3-4%); where `pext` is also fast and AVX2
+//! present (Intel since Haswell, AMD since Zen 3) a third copy finds each mask's
+//! triads with `pext` instead of three table lookups (+6-8% on the hard sets and
+//! Kaggle) and counts the sweep's digits two at a time (+3-5% on the hard sets). A test
+//! checks all copies agree. The sweep's counts over the digits and naked singles'
+//! counts over a band's cells are vector code (`lanes.rs`: SSE2, in every x86-64 CPU, a
+//! digit's three bands as three lanes); elsewhere a scalar version runs, and test
+//! builds check the two agree at every call.
 //!
 //! Search branches, as tdoku does, on how a digit sits in a band or a stack when one is
 //! down to two or three triad permutations (in the band or stack with the fewest open
