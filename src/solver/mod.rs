@@ -115,20 +115,26 @@ fn fast_pext() -> bool {
     *PEXT_FAST.get_or_init(|| {
         use std::arch::x86_64::__cpuid;
         let vendor = __cpuid(0);
-        let amd_like = matches!(
-            (vendor.ebx, vendor.edx, vendor.ecx),
-            (0x6874_7541, 0x6974_6e65, 0x444d_4163) // "AuthenticAMD"
-                | (0x6f67_7948, 0x6e65_476e, 0x656e_6975) // "HygonGenuine"
-        );
-        let eax = __cpuid(1).eax;
-        let base = (eax >> 8) & 0xf;
-        let family = if base == 0xf {
-            base + ((eax >> 20) & 0xff)
-        } else {
-            base
-        };
-        !amd_like || family >= 0x19
+        pext_is_fast([vendor.ebx, vendor.edx, vendor.ecx], __cpuid(1).eax)
     })
+}
+
+/// [`fast_pext`] from CPUID: the vendor string (leaf 0's EBX, EDX, ECX) and leaf 1's
+/// EAX (family in bits 8..12, extended family in bits 20..28 when that is 0xf).
+#[cfg(any(test, target_arch = "x86_64"))]
+fn pext_is_fast(vendor: [u32; 3], signature: u32) -> bool {
+    let name = |s: &[u8; 12]| {
+        let word = |i: usize| u32::from_le_bytes([s[i], s[i + 1], s[i + 2], s[i + 3]]);
+        [word(0), word(4), word(8)]
+    };
+    let amd_like = vendor == name(b"AuthenticAMD") || vendor == name(b"HygonGenuine");
+    let base = (signature >> 8) & 0xf;
+    let family = if base == 0xf {
+        base + ((signature >> 20) & 0xff)
+    } else {
+        base
+    };
+    !amd_like || family >= 0x19
 }
 
 /// Search effort for the last call, for benchmarks (as in tdoku's tables).
@@ -1203,6 +1209,27 @@ mod tests {
                 assert_eq!(other.stats(), base.stats(), "{line} (variant {variant})");
             }
         }
+    }
+
+    #[test]
+    fn pext_counts_as_fast_except_on_amd_before_zen_3() {
+        let vendor = |s: &[u8; 12]| {
+            let word = |i: usize| u32::from_le_bytes([s[i], s[i + 1], s[i + 2], s[i + 3]]);
+            [word(0), word(4), word(8)]
+        };
+        let (amd, hygon, intel) = (
+            vendor(b"AuthenticAMD"),
+            vendor(b"HygonGenuine"),
+            vendor(b"GenuineIntel"),
+        );
+        // Family 0xf plus extended family: Zen 2 (17h), Hygon Dhyana (18h), Zen 3 (19h),
+        // Zen 5 (1Ah); Intel Haswell is family 6.
+        let signature = |extended: u32, model: u32| 0xf << 8 | extended << 20 | model << 4;
+        assert!(!pext_is_fast(amd, signature(0x8, 0x1)));
+        assert!(!pext_is_fast(hygon, signature(0x9, 0x0)));
+        assert!(pext_is_fast(amd, signature(0xa, 0x1)));
+        assert!(pext_is_fast(amd, signature(0xb, 0x4)));
+        assert!(pext_is_fast(intel, 0x6 << 8 | 0x3 << 16 | 0xc << 4));
     }
 
     #[test]
