@@ -606,7 +606,11 @@ impl Solver {
         let claimed = CLAIMED_COLUMNS[columns as usize];
         self.clear(next, claimed);
         self.clear(last, claimed);
-        let singles = row_singles(mask) & self.board.unsolved[band];
+        // Cells placed before come back as singles of their row every time: removing
+        // them again changes nothing, and not masking them with `unsolved` keeps these
+        // stores off the chain of `unsolved` updates through the band (measured: top95
+        // +2-4%, top1465 +2%, forum-hardest +1-2%).
+        let singles = row_singles(mask);
         self.board.unsolved[band] &= !singles;
         for d in 0..9 {
             if d != digit {
