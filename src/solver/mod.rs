@@ -106,28 +106,54 @@ fn bit_instructions() -> bool {
         && std::is_x86_feature_detected!("lzcnt")
 }
 
-/// Whether this CPU runs `pext` in one fast instruction: every Intel CPU with BMI2 does;
-/// AMD's before Zen 3 (family 17h, and Hygon's 18h) run it in microcode, tens of cycles
-/// or more, slower than the table lookups it replaces. Read once.
+/// The compiled copies of the search, and which one this CPU runs.
 #[cfg(target_arch = "x86_64")]
-fn fast_pext() -> bool {
-    static PEXT_FAST: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *PEXT_FAST.get_or_init(|| {
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum SearchCopy {
+    /// [`Solver::search`] as the default build compiles it.
+    Baseline,
+    /// [`Solver::search_with_bit_instructions`].
+    BitInstructions,
+    /// [`Solver::search_fast`].
+    Fast,
+}
+
+/// The copy for this CPU, decided once: [`Solver::search_fast`] where it has the bit
+/// instructions and AVX2 and runs `pext` in one fast instruction (every Intel CPU with
+/// BMI2 does; AMD's before Zen 3, family 17h, and Hygon's 18h run it in microcode, tens
+/// of cycles or more, slower than the table lookups it replaces), else
+/// [`Solver::search_with_bit_instructions`] where it has those, else the baseline.
+#[cfg(target_arch = "x86_64")]
+fn copy_for_this_cpu() -> SearchCopy {
+    static COPY: std::sync::OnceLock<SearchCopy> = std::sync::OnceLock::new();
+    *COPY.get_or_init(|| {
         use std::arch::x86_64::__cpuid;
+        if !bit_instructions() {
+            return SearchCopy::Baseline;
+        }
         let vendor = __cpuid(0);
-        pext_is_fast([vendor.ebx, vendor.edx, vendor.ecx], __cpuid(1).eax)
+        let fast_pext = pext_is_fast([vendor.ebx, vendor.edx, vendor.ecx], __cpuid(1).eax);
+        if fast_pext && std::is_x86_feature_detected!("avx2") {
+            SearchCopy::Fast
+        } else {
+            SearchCopy::BitInstructions
+        }
     })
 }
 
-/// [`fast_pext`] from CPUID: the vendor string (leaf 0's EBX, EDX, ECX) and leaf 1's
-/// EAX (family in bits 8..12, extended family in bits 20..28 when that is 0xf).
+/// A CPUID vendor string as the three words leaf 0 returns it in EBX, EDX, ECX.
+#[cfg(any(test, target_arch = "x86_64"))]
+fn vendor_words(name: &[u8; 12]) -> [u32; 3] {
+    let word = |i: usize| u32::from_le_bytes([name[i], name[i + 1], name[i + 2], name[i + 3]]);
+    [word(0), word(4), word(8)]
+}
+
+/// Whether `pext` is fast, from CPUID: the vendor words and leaf 1's EAX (family in bits
+/// 8..12, extended family in bits 20..28 when that is 0xf).
 #[cfg(any(test, target_arch = "x86_64"))]
 fn pext_is_fast(vendor: [u32; 3], signature: u32) -> bool {
-    let name = |s: &[u8; 12]| {
-        let word = |i: usize| u32::from_le_bytes([s[i], s[i + 1], s[i + 2], s[i + 3]]);
-        [word(0), word(4), word(8)]
-    };
-    let amd_like = vendor == name(b"AuthenticAMD") || vendor == name(b"HygonGenuine");
+    let amd_like =
+        vendor == vendor_words(b"AuthenticAMD") || vendor == vendor_words(b"HygonGenuine");
     let base = (signature >> 8) & 0xf;
     let family = if base == 0xf {
         base + ((signature >> 20) & 0xff)
@@ -318,16 +344,14 @@ impl Solver {
         exclude: Option<(usize, u8)>,
     ) -> Result<Count, Clash> {
         #[cfg(target_arch = "x86_64")]
-        if bit_instructions() {
-            // SAFETY: both are compiled for exactly the features found on this CPU:
-            // `bit_instructions` for both, AVX2 as well for `search_fast`.
-            return unsafe {
-                if fast_pext() && std::is_x86_feature_detected!("avx2") {
-                    self.search_fast(start, limit, exclude)
-                } else {
-                    self.search_with_bit_instructions(start, limit, exclude)
-                }
-            };
+        match copy_for_this_cpu() {
+            // SAFETY: each copy is chosen only where this CPU has the features it is
+            // compiled for (`copy_for_this_cpu`).
+            SearchCopy::Fast => return unsafe { self.search_fast(start, limit, exclude) },
+            SearchCopy::BitInstructions => {
+                return unsafe { self.search_with_bit_instructions(start, limit, exclude) }
+            }
+            SearchCopy::Baseline => {}
         }
         self.search::<false>(start, limit, exclude)
     }
@@ -587,14 +611,7 @@ impl Solver {
         let (digit, band) = (INDEX / 3, INDEX % 3);
         let (next, last) = (digit * 3 + (band + 1) % 3, digit * 3 + (band + 2) % 3);
         let mut mask = self.board.candidates[INDEX];
-        let pattern = if FAST {
-            triads_by_pext(mask)
-        } else {
-            SHRINK[(mask & 0x1ff) as usize] as usize
-                | (SHRINK[((mask >> 9) & 0x1ff) as usize] as usize) << 3
-                | (SHRINK[((mask >> 18) & 0x1ff) as usize] as usize) << 6
-        };
-        let keep = TRIAD_KEEP[pattern & 0x1ff];
+        let keep = TRIAD_KEEP[triads::<FAST>(mask) & 0x1ff];
         mask &= keep as u32;
         if mask == 0 {
             return false;
@@ -746,8 +763,8 @@ impl Solver {
     #[inline(always)]
     fn triad_counts<const FAST: bool>(&self) -> Option<Settled> {
         let found = if FAST {
-            // SAFETY: `FAST` copies run only inside `search_fast`, entered after
-            // `is_x86_feature_detected!("avx2")`.
+            // SAFETY: `FAST` code runs only inside `search_fast`, chosen where the CPU
+            // has AVX2 (`copy_for_this_cpu`).
             unsafe { lanes::triad_counts_avx2(&self.board.shapes) }
         } else {
             lanes::triad_counts_sse2(&self.board.shapes)
@@ -914,12 +931,7 @@ impl Solver {
             for band in 0..3 {
                 totals[band] += shape[band] >> 18;
             }
-            let stacks = if FAST {
-                stack_patterns_by_pext(shape)
-            } else {
-                let c = |band: usize, stack: usize| (shape[band] >> (9 + 3 * stack)) & 7;
-                [0, 1, 2].map(|stack| (c(0, stack) | c(1, stack) << 3 | c(2, stack) << 6) as usize)
-            };
+            let stacks = stack_patterns::<FAST>(shape);
             for stack in 0..3 {
                 totals[3 + stack] += PERMS_OPEN[stacks[stack] & 0x1ff] as u32;
             }
@@ -943,9 +955,12 @@ impl Solver {
         if unit < 3 {
             return self.board.shapes[digit * 3 + unit] as usize & 0x1ff;
         }
-        let shift = 9 + 3 * (unit - 3);
-        let c = |band: usize| ((self.board.shapes[digit * 3 + band] >> shift) & 7) as usize;
-        c(0) | c(1) << 3 | c(2) << 6
+        let shape = [
+            self.board.shapes[digit * 3],
+            self.board.shapes[digit * 3 + 1],
+            self.board.shapes[digit * 3 + 2],
+        ];
+        stack_pattern(shape, unit - 3)
     }
 
     /// The unsolved cell to branch on: a cell with two candidates, in the band with the
@@ -1063,45 +1078,43 @@ fn box_locks(open: u64, only: u32) -> u32 {
     (columns & (boxes * 7)) ^ only
 }
 
-/// A mask's triad pattern (bit `row * 3 + box` where the triad has a cell), as `SHRINK`
-/// gives it row by row: each triad's cells folded onto its first bit, then gathered.
-///
-/// Only for code compiled for BMI2 (the `FAST` search variant).
-#[cfg(target_arch = "x86_64")]
+/// A mask's triad pattern: bit `row * 3 + box` where the triad has a cell. By three
+/// `SHRINK` lookups, one per row; in the `FAST` copy by one `pext` over the mask folded
+/// onto each triad's first bit.
 #[inline(always)]
-fn triads_by_pext(mask: u32) -> usize {
-    // SAFETY: called only from `search::<true>`, which runs only inside
-    // `search_fast`, entered after `bit_instructions` found BMI2.
-    unsafe { std::arch::x86_64::_pext_u32(mask | mask >> 1 | mask >> 2, 0x124_9249) as usize }
-}
-
-/// A digit's three stack patterns (as [`Solver::unit_pattern`] gives them) from its
-/// three band shapes, one `pext` each. Only for code compiled for BMI2, as
-/// [`triads_by_pext`].
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-fn stack_patterns_by_pext(shape: [u32; 3]) -> [usize; 3] {
-    let x = shape[0] as u64 | (shape[1] as u64) << 21 | (shape[2] as u64) << 42;
-    let columns = |stack: u64| (7u64 << (9 + 3 * stack)) * (1 | 1 << 21 | 1 << 42);
-    // SAFETY: as `triads_by_pext`: only reached inside `search_fast`.
-    [0, 1, 2].map(|stack| unsafe { std::arch::x86_64::_pext_u64(x, columns(stack)) as usize })
-}
-
-/// Off x86-64 the `FAST` variant is never instantiated; the same patterns by shifts.
-#[cfg(not(target_arch = "x86_64"))]
-#[inline(always)]
-fn stack_patterns_by_pext(shape: [u32; 3]) -> [usize; 3] {
-    let c = |band: usize, stack: usize| (shape[band] >> (9 + 3 * stack)) & 7;
-    [0, 1, 2].map(|stack| (c(0, stack) | c(1, stack) << 3 | c(2, stack) << 6) as usize)
-}
-
-/// Off x86-64 the `FAST` variant is never instantiated; the same pattern by lookups.
-#[cfg(not(target_arch = "x86_64"))]
-#[inline(always)]
-fn triads_by_pext(mask: u32) -> usize {
+fn triads<const FAST: bool>(mask: u32) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    if FAST {
+        // SAFETY: `FAST` code runs only inside `search_fast`, chosen where the CPU has
+        // BMI2 (`copy_for_this_cpu`).
+        return unsafe { std::arch::x86_64::_pext_u32(mask | mask >> 1 | mask >> 2, 0x124_9249) }
+            as usize;
+    }
     SHRINK[(mask & 0x1ff) as usize] as usize
         | (SHRINK[((mask >> 9) & 0x1ff) as usize] as usize) << 3
         | (SHRINK[((mask >> 18) & 0x1ff) as usize] as usize) << 6
+}
+
+/// A digit's three stack patterns (bit `band * 3 + column in the stack`) from its three
+/// band shapes: by shifts, or in the `FAST` copy one `pext` each.
+#[inline(always)]
+fn stack_patterns<const FAST: bool>(shape: [u32; 3]) -> [usize; 3] {
+    #[cfg(target_arch = "x86_64")]
+    if FAST {
+        let x = shape[0] as u64 | (shape[1] as u64) << 21 | (shape[2] as u64) << 42;
+        let columns = |stack: u64| (7u64 << (9 + 3 * stack)) * (1 | 1 << 21 | 1 << 42);
+        // SAFETY: as in `triads`: only reached inside `search_fast`.
+        return [0, 1, 2]
+            .map(|stack| unsafe { std::arch::x86_64::_pext_u64(x, columns(stack)) as usize });
+    }
+    [0, 1, 2].map(|stack| stack_pattern(shape, stack))
+}
+
+/// One stack's pattern from a digit's three band shapes, by shifts.
+#[inline(always)]
+fn stack_pattern(shape: [u32; 3], stack: usize) -> usize {
+    let c = |band: usize| (shape[band] >> (9 + 3 * stack)) & 7;
+    (c(0) | c(1) << 3 | c(2) << 6) as usize
 }
 
 /// Of bits read in groups of three (from bit 0), those alone in their group.
@@ -1217,14 +1230,10 @@ mod tests {
 
     #[test]
     fn pext_counts_as_fast_except_on_amd_before_zen_3() {
-        let vendor = |s: &[u8; 12]| {
-            let word = |i: usize| u32::from_le_bytes([s[i], s[i + 1], s[i + 2], s[i + 3]]);
-            [word(0), word(4), word(8)]
-        };
         let (amd, hygon, intel) = (
-            vendor(b"AuthenticAMD"),
-            vendor(b"HygonGenuine"),
-            vendor(b"GenuineIntel"),
+            vendor_words(b"AuthenticAMD"),
+            vendor_words(b"HygonGenuine"),
+            vendor_words(b"GenuineIntel"),
         );
         // Family 0xf plus extended family: Zen 2 (17h), Hygon Dhyana (18h), Zen 3 (19h),
         // Zen 5 (1Ah); Intel Haswell is family 6.
