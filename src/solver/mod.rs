@@ -538,12 +538,14 @@ impl Solver {
     #[inline(always)]
     fn place(&mut self, digit: usize, band: usize, bit: u32) {
         let cell = 1u32 << bit;
+        // Every digit loses the cell, then the placed one gets it back alone among its
+        // peers: no branch on the digit (the callers pass one of the cell's candidates).
         for d in 0..9 {
-            if d != digit {
-                self.clear(d * 3 + band, cell);
-            }
+            self.clear(d * 3 + band, cell);
         }
-        self.clear(digit * 3 + band, PEERS_IN_BAND[bit as usize]);
+        let own = digit * 3 + band;
+        self.board.candidates[own] =
+            (self.board.candidates[own] & !PEERS_IN_BAND[bit as usize]) | cell;
         let column = COLUMN[(bit % 9) as usize];
         self.clear(digit * 3 + (band + 1) % 3, column);
         self.clear(digit * 3 + (band + 2) % 3, column);
