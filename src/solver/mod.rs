@@ -538,6 +538,8 @@ impl Solver {
     #[inline(always)]
     fn place(&mut self, digit: usize, band: usize, bit: u32) {
         let cell = 1u32 << bit;
+        #[cfg(test)]
+        assert!(self.board.candidates[digit * 3 + band] & cell != 0);
         // Every digit loses the cell, then the placed one gets it back alone among its
         // peers: no branch on the digit (the callers pass one of the cell's candidates).
         for d in 0..9 {
@@ -776,8 +778,9 @@ impl Solver {
             hidden: h[0] as u64 | (h[1] as u64) << 18 | (h[2] as u64) << 36,
             locks: l[0] | l[1] << 9 | l[2] << 18,
         });
+        // Test builds only, where `assert` (not `debug_assert`: CI tests `--release`).
         #[cfg(test)]
-        debug_assert_eq!(counts, self.triad_counts_scalar());
+        assert_eq!(counts, self.triad_counts_scalar());
         counts
     }
 
@@ -838,7 +841,7 @@ impl Solver {
         let (one, two) = lanes::cell_counts_sse2(&self.board.candidates);
         let counts = ([one[0], one[1], one[2]], [two[0], two[1], two[2]]);
         #[cfg(test)]
-        debug_assert_eq!(counts, self.cell_counts_scalar());
+        assert_eq!(counts, self.cell_counts_scalar());
         counts
     }
 
