@@ -1144,14 +1144,18 @@ fn fold_columns(mask: u32) -> u32 {
 /// mask alive: it keeps only triads on some permutation, which covers every row. Then
 /// subtracting 1 from each 9-bit row at once cannot borrow across rows, and
 /// `mask & (mask - 1 per row)` drops each row's lowest cell: a row is a single exactly
-/// when nothing of it is left. Branch-free; measured 3-4% faster than testing each row.
+/// when nothing of it is left. Each row's lowest bit of that rest is clear (it was the
+/// cell dropped or below it), so the rest shifted down one holds each row's other
+/// eight bits with a clear bit above them: adding 0xff to each carries into that bit
+/// exactly where the row had a second cell. Branch-free, no per-row tests.
 #[inline(always)]
 fn row_singles(mask: u32) -> u32 {
+    const LOW_EIGHT: u32 = 0xff | 0xff << 9 | 0xff << 18;
+    const CARRY: u32 = 1 << 8 | 1 << 17 | 1 << 26;
     let rest = mask & mask.wrapping_sub(0x40201);
-    let keep = (((rest & 0x1ff) == 0) as u32 * 0x1ff)
-        | (((rest & (0x1ff << 9)) == 0) as u32 * (0x1ff << 9))
-        | (((rest & (0x1ff << 18)) == 0) as u32 * (0x1ff << 18));
-    mask & keep
+    let lone = !((rest >> 1) + LOW_EIGHT) & CARRY;
+    let rows = lone >> 8;
+    mask & ((rows << 9) - rows)
 }
 
 #[cfg(test)]
@@ -1190,6 +1194,20 @@ mod tests {
         let mask = (1 << 4) | (1 << 9) | (1 << 12) | (1 << 26);
         assert_eq!(row_singles(mask), (1 << 4) | (1 << 26));
         assert_eq!(row_singles(0x7ff_ffff), 0);
+        // Against a row-by-row count: every non-empty content of one row, the other two
+        // rows each one cell, two cells or full.
+        for row in 1..0x200u32 {
+            for r in 0..3 {
+                for other in [0x008, 0x081, 0x1ff] {
+                    let rows: [u32; 3] = std::array::from_fn(|k| if k == r { row } else { other });
+                    let mask = rows[0] | rows[1] << 9 | rows[2] << 18;
+                    let expect = (0..3)
+                        .filter(|&k| rows[k].count_ones() == 1)
+                        .fold(0, |acc, k| acc | rows[k] << (9 * k));
+                    assert_eq!(row_singles(mask), expect, "{mask:#x}");
+                }
+            }
+        }
     }
 
     /// The variants compiled for popcnt/BMI, with and without `pext` (one of them taken
