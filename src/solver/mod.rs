@@ -778,7 +778,8 @@ impl Solver {
             hidden: h[0] as u64 | (h[1] as u64) << 18 | (h[2] as u64) << 36,
             locks: l[0] | l[1] << 9 | l[2] << 18,
         });
-        // Test builds only, where `assert` (not `debug_assert`: CI tests `--release`).
+        // Checked in test builds with `assert`: the suite runs `--release`, where
+        // `debug_assert` is off.
         #[cfg(test)]
         assert_eq!(counts, self.triad_counts_scalar());
         counts
@@ -1144,10 +1145,10 @@ fn fold_columns(mask: u32) -> u32 {
 /// mask alive: it keeps only triads on some permutation, which covers every row. Then
 /// subtracting 1 from each 9-bit row at once cannot borrow across rows, and
 /// `mask & (mask - 1 per row)` drops each row's lowest cell: a row is a single exactly
-/// when nothing of it is left. Each row's lowest bit of that rest is clear (it was the
-/// cell dropped or below it), so the rest shifted down one holds each row's other
-/// eight bits with a clear bit above them: adding 0xff to each carries into that bit
-/// exactly where the row had a second cell. Branch-free, no per-row tests.
+/// when nothing of it is left. The rest's first bit in each row is clear (it either
+/// held the row's lowest cell, now dropped, or was empty), so shifted down one, each
+/// row's other eight bits sit below a clear bit: adding 0xff to each carries into that
+/// bit exactly where the row had a second cell. Branch-free, no per-row tests.
 #[inline(always)]
 fn row_singles(mask: u32) -> u32 {
     const LOW_EIGHT: u32 = 0xff | 0xff << 9 | 0xff << 18;
