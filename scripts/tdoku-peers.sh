@@ -27,25 +27,12 @@ for f in "${files[@]}"; do
     # A short file is repeated to 20,000 lines or more for both tools: a round of 95
     # puzzles is over in under a millisecond, where our bench's per-round start-up shows
     # (tdoku loops over its puzzles in one process either way). Each copy is shuffled
-    # (fixed seed): repeated in order, a period of 95 puzzles let a branch predictor
-    # learn the stream, a build of ours read 1.27x faster on top95 in order than
-    # shuffled (tdoku 1.01x), so an in-order repeat can flatter one build over another.
+    # (fixed seed; see scripts/repeat-shuffled.py): repeated in order, a period of 95
+    # puzzles let a branch predictor learn the stream.
     src=$f; n=$(wc -l < "$f")
     if [ "$n" -lt 20000 ]; then
       src="${TMPDIR:-/tmp}/tdoku-peers.$$.$(basename "$f")"
-      python3 - "$f" "$src" <<'PY'
-import random, re, sys
-lines = open(sys.argv[1], errors="replace").read().splitlines()
-body = [l for l in lines if re.match(r"[0-9.]{81}", l)]
-head = [l for l in lines[: lines.index(body[0])]]  # CSV header, comments: once
-rng = random.Random(2026)
-out = head[:]
-while len(out) < 20000:
-    copy = body[:]
-    rng.shuffle(copy)
-    out += copy
-open(sys.argv[2], "w").write("\n".join(out) + "\n")
-PY
+      python3 scripts/repeat-shuffled.py "$f" "$src" 20000
       n=$(wc -l < "$src")
     fi
     rounds=$(( 100000 / (n + 1) )); rounds=$(( rounds < 3 ? 3 : rounds ))
