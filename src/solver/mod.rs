@@ -702,11 +702,7 @@ impl Solver {
     /// alone holds it.
     #[inline(always)]
     fn digit_sets(&self, digit: usize) -> (u64, u64, u32) {
-        let shape = [
-            self.board.shapes[digit * 3],
-            self.board.shapes[digit * 3 + 1],
-            self.board.shapes[digit * 3 + 2],
-        ];
+        let shape = self.digit_shapes(digit);
         let c = [
             (shape[0] >> 9) & 0x1ff,
             (shape[1] >> 9) & 0x1ff,
@@ -718,6 +714,16 @@ impl Solver {
         let only =
             (c[0] & !(c[1] | c[2])) | (c[1] & !(c[0] | c[2])) << 9 | (c[2] & !(c[0] | c[1])) << 18;
         (open, lone_in_threes(open), only)
+    }
+
+    /// A digit's three band shapes.
+    #[inline(always)]
+    fn digit_shapes(&self, digit: usize) -> [u32; 3] {
+        [
+            self.board.shapes[digit * 3],
+            self.board.shapes[digit * 3 + 1],
+            self.board.shapes[digit * 3 + 2],
+        ]
     }
 
     /// Counts over the nine digits for [`Solver::sweep_sets`]; `None` at a dead end (a
@@ -928,11 +934,7 @@ impl Solver {
     fn pick_permutation<const FAST: bool>(&self) -> Option<(usize, usize, u8)> {
         let mut totals = [0u32; 6];
         for digit in 0..9 {
-            let shape = [
-                self.board.shapes[digit * 3],
-                self.board.shapes[digit * 3 + 1],
-                self.board.shapes[digit * 3 + 2],
-            ];
+            let shape = self.digit_shapes(digit);
             // A band's count comes with its shape; a stack's needs all three bands.
             for band in 0..3 {
                 totals[band] += shape[band] >> 18;
@@ -961,11 +963,7 @@ impl Solver {
         if unit < 3 {
             return self.board.shapes[digit * 3 + unit] as usize & 0x1ff;
         }
-        let shape = [
-            self.board.shapes[digit * 3],
-            self.board.shapes[digit * 3 + 1],
-            self.board.shapes[digit * 3 + 2],
-        ];
+        let shape = self.digit_shapes(digit);
         stack_pattern(shape, unit - 3)
     }
 
