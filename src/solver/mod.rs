@@ -626,6 +626,12 @@ impl Solver {
         self.board.shapes[INDEX] = (keep >> 32) as u32 | columns << 9;
         let claimed = CLAIMED_COLUMNS[columns as usize];
         self.clear(next, claimed);
+        // Where `next` and `last` are adjacent (bands 0 and 2), LLVM otherwise merges the
+        // two clears into one 8-byte read-modify-write, whose load spans two earlier
+        // 4-byte stores and so cannot be served from the store buffer: it waits for
+        // them to reach the cache. The fence emits no instruction; it only keeps the
+        // two clears apart (measured: top95 +1.5%, top1465 +2.5%, Kaggle +1%).
+        std::sync::atomic::compiler_fence(std::sync::atomic::Ordering::Release);
         self.clear(last, claimed);
         // Cells placed before come back as singles of their row every time: removing
         // them again changes nothing, and not masking them with `unsolved` keeps these
