@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# tdoku beside sudoku-batch, one thread, same puzzles, same session: puzzles/s and
-# guesses/puzzle for counting to two (as classify does) and for the first solution.
-# Each (set, mode) is timed REPEAT times (default 3), tdoku and ours interleaved, and
-# the best of each kept (tdoku's rate over 3 s, our median round): a shared machine's
-# noise only ever slows a run down.
+# tdoku and the `sudoku` crate beside sudoku-batch, one thread, same puzzles, same
+# session: puzzles/s and guesses/puzzle for counting to two (as classify does) and for
+# the first solution. Each (set, mode) is timed REPEAT times (default 3), the three
+# interleaved, and the best of each kept (tdoku's rate over 3 s; ours and the crate's
+# median round, the crate by examples/sudoku_crate_bench.rs): a shared machine's noise
+# only ever slows a run down.
 # Needs the tdoku snapshot and its bench tool from the project's shared folder
 # (../shared/tools/tdoku-bench.sh; cmake and clang: apt-get install -y cmake clang).
 # Usage: [REPEAT=n] scripts/tdoku-peers.sh [FILE...]   (default: the bundled sets)
@@ -13,13 +14,15 @@ tool=${TDOKU_BENCH:-../shared/tools/tdoku-bench.sh}
 [ -x "$tool" ] || { echo "no $tool: tdoku's bench tool lives in the project's shared folder" >&2; exit 2; }
 repeat=${REPEAT:-3}
 cargo build --release --quiet
+cargo build --release --quiet --example sudoku_crate_bench
 bin=target/release/sudoku-batch
+crate_bin=target/release/examples/sudoku_crate_bench
 files=("$@")
 [ ${#files[@]} -gt 0 ] || files=(data/royle-17-clue.txt data/kaggle-1m-first10k.csv
     data/sudoku-exchange-diabolical.txt data/sudoku-exchange-hard-with-solutions.txt
     data/magictour-top1465.txt data/norvig-top95.txt ../shared/data/forum-hardest-1106.txt)
-echo "| set | mode | tdoku /s | sudoku-batch /s | ours / tdoku | guesses/puzzle tdoku / ours |"
-echo "|---|---|---:|---:|---:|---:|"
+echo "| set | mode | tdoku /s | sudoku crate /s | sudoku-batch /s | ours / tdoku | ours / crate | guesses/puzzle tdoku / ours |"
+echo "|---|---|---:|---:|---:|---:|---:|---:|"
 for f in "${files[@]}"; do
   [ -f "$f" ] || continue
   for mode in count solve; do
@@ -36,16 +39,18 @@ for f in "${files[@]}"; do
       n=$(wc -l < "$src")
     fi
     rounds=$(( 100000 / (n + 1) )); rounds=$(( rounds < 3 ? 3 : rounds ))
-    theirs=()
+    theirs=(); crate=()
     for _ in $(seq "$repeat"); do
       theirs+=("$("$tool" "${flag[@]}" "$src" | tail -1)")
+      crate+=("$("$crate_bin" "$src" $mode $rounds | cut -f2)")
       "$bin" bench "$src" --threads 1 --mode $mode --rounds $rounds --warmup 1 \
         --json /dev/stderr 2>&1 >/dev/null | tr -d '\n'
       echo
     done > "${TMPDIR:-/tmp}/tdoku-peers.$$"
-    python3 - "$f" "$mode" "${TMPDIR:-/tmp}/tdoku-peers.$$" "${theirs[@]}" <<'PY'
-import json, sys
+    CRATE="${crate[*]}" python3 - "$f" "$mode" "${TMPDIR:-/tmp}/tdoku-peers.$$" "${theirs[@]}" <<'PY'
+import json, os, sys
 f, mode, ours_file = sys.argv[1:4]
+c_rate = max(float(x) for x in os.environ["CRATE"].split())
 t = [row.split("\t") for row in sys.argv[4:]]
 t_rate = max(float(row[1]) for row in t)
 t_guess = float(t[0][4])
@@ -53,7 +58,8 @@ reports = [json.loads(line) for line in open(ours_file) if line.strip()]
 ours = max(r["results"][0]["puzzles_per_sec"]["median"] for r in reports)
 g = reports[0]["effort"]["guesses_per_puzzle"]
 name = f.split("/")[-1]
-print(f"| {name} | {mode} | {t_rate:,.0f} | {ours:,.0f} | {ours / t_rate:.2f} | {t_guess:.2f} / {g:.2f} |")
+print(f"| {name} | {mode} | {t_rate:,.0f} | {c_rate:,.0f} | {ours:,.0f} | {ours / t_rate:.2f} "
+      f"| {ours / c_rate:.2f} | {t_guess:.2f} / {g:.2f} |")
 PY
     rm -f "${TMPDIR:-/tmp}/tdoku-peers.$$"
     [ "$src" = "$f" ] || rm -f "$src"
