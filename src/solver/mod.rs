@@ -572,7 +572,7 @@ impl Solver {
             // keeping the masks a pass has read in registers for later updates' clears:
             // with 27 of them live through the pass it spilled some on every check that
             // found its mask unchanged (about 10k extra instructions a top95 puzzle).
-            // Measured: top95 +3-6%, forum-hardest +0.5%, the other sets level.
+            // Measured: top95 +3-6%, forum-hardest +0.5%, Kaggle -0.6%, others level.
             macro_rules! pass {
                 ($changed:ident; $($i:literal)*) => {
                     $(
@@ -636,7 +636,7 @@ impl Solver {
         // two clears into one 8-byte read-modify-write, whose load spans two earlier
         // 4-byte stores and so cannot be served from the store buffer: it waits for
         // them to reach the cache. The fence emits no instruction; it only keeps the
-        // two clears apart (measured: top95 +1.5%, top1465 +2.5%, Kaggle +1%).
+        // two clears apart (measured: top95 +1.5%, top1465 +2.5%, Kaggle -0.6% to +1%).
         std::sync::atomic::compiler_fence(std::sync::atomic::Ordering::Release);
         self.clear(last, claimed);
         // Cells placed before come back as singles of their row every time: removing
