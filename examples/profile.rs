@@ -1,4 +1,5 @@
 //! Profiling harness: count-to-2 over one dataset, repeated. Not part of the tool.
+//! (The `sudoku` crate on the same files: `examples/sudoku_crate_bench.rs`.)
 use std::time::Instant;
 use sudoku_batch::input::{detect_layout, ColumnChoice};
 use sudoku_batch::Solver;
@@ -8,23 +9,12 @@ fn main() {
     let bytes = std::fs::read(&path).unwrap();
     let layout = detect_layout(&bytes, None, &ColumnChoice::Auto).unwrap();
     let puzzles = sudoku_batch::bench::load(&bytes, &layout, &Default::default()).puzzles;
-    let peer = std::env::args().nth(3).is_some_and(|s| s == "peer");
-    let as_sudoku: Vec<sudoku::Sudoku> = puzzles
-        .iter()
-        .map(|p| sudoku::Sudoku::from_bytes(*p.cells()).unwrap())
-        .collect();
     let mut solver = Solver::new();
     let t = Instant::now();
     let mut n = 0u64;
     for _ in 0..reps {
-        if peer {
-            for s in &as_sudoku {
-                n += s.solutions_count_up_to(2) as u64;
-            }
-        } else {
-            for p in &puzzles {
-                n += solver.count(p, 2).solutions;
-            }
+        for p in &puzzles {
+            n += solver.count(p, 2).solutions;
         }
     }
     let s = t.elapsed().as_secs_f64();

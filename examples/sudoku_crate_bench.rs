@@ -15,34 +15,31 @@ use std::time::Instant;
 use sudoku_batch::input::{detect_layout, ColumnChoice};
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let (Some(path), mode) = (args.first(), args.get(1).map_or("count", String::as_str)) else {
-        eprintln!("usage: sudoku_crate_bench FILE [count|solve] [ROUNDS]");
-        return ExitCode::from(2);
-    };
-    let solve = match mode {
+    match run(&std::env::args().skip(1).collect::<Vec<_>>()) {
+        Ok(line) => {
+            println!("{line}");
+            ExitCode::SUCCESS
+        }
+        Err(message) => {
+            eprintln!("{message}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Times the file named in `args`; the output line, or why there is none.
+fn run(args: &[String]) -> Result<String, String> {
+    let usage = "usage: sudoku_crate_bench FILE [count|solve] [ROUNDS]";
+    let path = args.first().ok_or(usage)?;
+    let solve = match args.get(1).map_or("count", String::as_str) {
         "count" => false,
         "solve" => true,
-        other => {
-            eprintln!("unknown mode {other:?}: count or solve");
-            return ExitCode::from(2);
-        }
+        other => return Err(format!("unknown mode {other:?}: count or solve")),
     };
     let rounds: usize = args.get(2).and_then(|r| r.parse().ok()).unwrap_or(5).max(1);
-    let bytes = match std::fs::read(path) {
-        Ok(bytes) => bytes,
-        Err(e) => {
-            eprintln!("{path}: {e}");
-            return ExitCode::from(2);
-        }
-    };
-    let layout = match detect_layout(&bytes, None, &ColumnChoice::Auto) {
-        Ok(layout) => layout,
-        Err(e) => {
-            eprintln!("{path}: {e}");
-            return ExitCode::from(2);
-        }
-    };
+    let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
+    let layout =
+        detect_layout(&bytes, None, &ColumnChoice::Auto).map_err(|e| format!("{path}: {e}"))?;
     let puzzles: Vec<sudoku::Sudoku> =
         sudoku_batch::bench::load(&bytes, &layout, &Default::default())
             .puzzles
@@ -50,8 +47,7 @@ fn main() -> ExitCode {
             .filter_map(|p| sudoku::Sudoku::from_bytes(*p.cells()).ok())
             .collect();
     if puzzles.is_empty() {
-        eprintln!("{path}: no 9x9 puzzles");
-        return ExitCode::from(2);
+        return Err(format!("{path}: no 9x9 puzzles"));
     }
     let mut rates = Vec::with_capacity(rounds);
     let mut answered = 0;
@@ -72,6 +68,5 @@ fn main() -> ExitCode {
         }
     }
     rates.sort_by(f64::total_cmp);
-    println!("{path}\t{:.0}\t{answered}", rates[rates.len() / 2]);
-    ExitCode::SUCCESS
+    Ok(format!("{path}\t{:.0}\t{answered}", rates[rates.len() / 2]))
 }
