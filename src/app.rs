@@ -16,7 +16,7 @@ use crate::generate::{BoardPlan, Pattern, Spec, Target, MIN_GIVENS};
 use crate::grader::Level;
 use crate::input::{self, ColumnChoice, Format, InputError};
 use crate::jobs::Generate;
-use crate::jobs::{Classify, CrossCheck, Grade, Job, Minimize, Solve};
+use crate::jobs::{Canon, Classify, CrossCheck, Grade, Job, Minimize, Solve};
 use crate::output::{self, Output, OutputError};
 use crate::pipeline::{self, MakeOptions, RunError, RunOptions, Shard};
 use crate::plot::{self, ThreadPoint};
@@ -119,10 +119,16 @@ pub fn run(cli: Cli) -> ExitCode {
             EngineArg::Fast => run_job(&Minimize::new(), &args, false),
             EngineArg::Dlx => run_job(&Minimize::<Dlx>::default(), &args, false),
         },
+        Command::Canon(args) => match args.engine {
+            EngineArg::Fast => run_job(&Canon::new(), &args, false),
+            EngineArg::Dlx => run_job(&Canon::<Dlx>::default(), &args, false),
+        },
         Command::Grade(args) => match args.engine {
             EngineArg::Fast => run_job(&Grade::new(), &args, false),
             EngineArg::Dlx => run_job(&Grade::<Dlx>::default(), &args, false),
         },
+        Command::Dedupe(args) => run_dedupe(&args),
+        Command::Overlap(args) => run_overlap(&args),
         Command::Generate(args) => run_generate(&args),
         Command::Show(args) => run_show(&args),
         Command::Merge(args) => run_merge(&args),
@@ -674,6 +680,125 @@ fn run_corpus(args: &cli::CorpusArgs) -> Result<ExitCode, AppError> {
     out.write_all(&buf)?;
     out.finish()?;
     Ok(ExitCode::SUCCESS)
+}
+
+fn key_by(by: cli::ByArg) -> crate::classes::KeyBy {
+    match by {
+        cli::ByArg::Canonical => crate::classes::KeyBy::Canonical,
+        cli::ByArg::Text => crate::classes::KeyBy::Text,
+    }
+}
+
+/// A whole input for the dataset commands: a mapped file, or stdin read into memory.
+fn read_input(path: &Path, no_mmap: bool) -> Result<input::InputBytes, AppError> {
+    if is_stdin(path) {
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut bytes).map_err(|source| {
+            InputError::Io {
+                path: path.to_path_buf(),
+                source,
+            }
+        })?;
+        return Ok(input::InputBytes::Read(bytes));
+    }
+    Ok(input::open_file(path, no_mmap)?)
+}
+
+/// A rayon pool of `threads` (default: all cores).
+fn pool(threads: Option<u16>) -> Result<rayon::ThreadPool, AppError> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.map_or_else(default_threads, usize::from))
+        .build()
+        .map_err(|e| AppError::Other(format!("cannot start worker threads: {e}")))
+}
+
+fn write_json_report<T: serde::Serialize>(path: &Path, report: &T) -> Result<(), AppError> {
+    let json = serde_json::to_vec_pretty(report)
+        .map_err(|e| AppError::Other(format!("cannot encode report: {e}")))?;
+    output::write_file(path, &json)?;
+    Ok(())
+}
+
+fn run_dedupe(args: &cli::DedupeArgs) -> Result<ExitCode, AppError> {
+    let bytes = read_input(&args.input.input, args.input.no_mmap)?;
+    let layout = input::detect_layout(
+        bytes.bytes(),
+        format_choice(args.input.format),
+        &column_choice(&args.input.column),
+    )?;
+    let mut out = Output::open(args.output.as_deref())?;
+    let mut rows = args
+        .rows
+        .as_deref()
+        .map(|p| Output::open(Some(p)))
+        .transpose()?;
+    let pool = pool(args.input.threads)?;
+    let mut report = pool
+        .install(|| {
+            crate::dedupe::dedupe(
+                bytes.bytes(),
+                &layout,
+                key_by(args.by),
+                &mut out,
+                rows.as_mut().map(|r| r as &mut dyn Write),
+            )
+        })
+        .map_err(|e| written_error(args.output.as_deref(), e))?;
+    report.input = args.input.input.display().to_string();
+    bytes.check_unchanged(&args.input.input)?;
+    out.finish()?;
+    if let Some(rows) = rows {
+        rows.finish()?;
+    }
+    if let Some(path) = &args.report {
+        write_json_report(path, &report)?;
+    }
+    if !args.quiet {
+        let _ = report.write_summary(&mut std::io::stderr());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn run_overlap(args: &cli::OverlapArgs) -> Result<ExitCode, AppError> {
+    let train = read_input(&args.train, false)?;
+    let test = read_input(&args.test, false)?;
+    let format = format_choice(args.format);
+    let column = column_choice(&args.column);
+    let train_layout = input::detect_layout(train.bytes(), format, &column)?;
+    let test_layout = input::detect_layout(test.bytes(), format, &column)?;
+    let mut out = Output::open(args.output.as_deref())?;
+    let pool = pool(args.threads)?;
+    let mut report = pool
+        .install(|| {
+            crate::dedupe::overlap(
+                (train.bytes(), &train_layout),
+                (test.bytes(), &test_layout),
+                key_by(args.by),
+                &mut out,
+            )
+        })
+        .map_err(|e| written_error(args.output.as_deref(), e))?;
+    report.train = args.train.display().to_string();
+    report.test = args.test.display().to_string();
+    out.finish()?;
+    if let Some(path) = &args.report {
+        write_json_report(path, &report)?;
+    }
+    if !args.quiet {
+        let _ = report.write_summary(&mut std::io::stderr());
+    }
+    if args.require_disjoint && report.leaks > 0 {
+        return Ok(ExitCode::from(EXIT_NOT_UNIQUE));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A write error of a dataset command's outputs, named by the main output.
+fn written_error(output: Option<&Path>, source: std::io::Error) -> AppError {
+    AppError::Output(OutputError::Write {
+        path: output.map_or_else(|| PathBuf::from("stdout"), Path::to_path_buf),
+        source,
+    })
 }
 
 #[cfg(test)]

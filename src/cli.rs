@@ -46,6 +46,29 @@ pub enum Command {
     /// For every unique record, a minimal puzzle with the same solution (columns
     /// `minimal`, `minimal_givens` after the usual six); other records keep their status.
     Minimize(RunArgs),
+    /// Add each record's canonical (minlex) form and automorphism count (columns
+    /// `canonical`, `automorphisms` after the usual six; classic 9x9 only): equivalent
+    /// puzzles, under any relabelling, band, row, stack or column shuffle or
+    /// transposition, share one form.
+    #[command(after_help = "Examples:\n  \
+        sudoku-batch canon data/norvig-top95.txt -o canon.csv\n  \
+        sudoku-batch canon big.txt --output-format lines --threads 2\n\n\
+        Exit status: 0 on success, 2 on bad input, options or output.")]
+    Canon(RunArgs),
+    /// Write the first record of each class of equivalent puzzles (or of identical
+    /// texts, `--by text`), in input order, with the input's own bytes.
+    #[command(after_help = "Examples:\n  \
+        sudoku-batch dedupe big.csv -o unique.csv --rows dups.csv\n  \
+        sudoku-batch dedupe data/norvig-easy50.txt --by text --report r.json\n\n\
+        Exit status: 0 on success, 2 on bad input, options or output.")]
+    Dedupe(DedupeArgs),
+    /// For every TEST record, the first equivalent record in TRAIN (leakage between
+    /// dataset splits), and repeats inside TEST.
+    #[command(after_help = "Examples:\n  \
+        sudoku-batch overlap train.csv test.csv --require-disjoint -o leaks.csv\n\n\
+        Exit status: 0 on success, 1 with --require-disjoint when a test record leaks, \
+        2 on bad input, options or output.")]
+    Overlap(OverlapArgs),
     /// Time repeated passes of the solver over the records, for each thread count.
     Bench(BenchArgs),
     /// Build a large corpus by validity-preserving random transforms of real puzzles.
@@ -440,4 +463,72 @@ pub struct CorpusArgs {
     /// CSV column holding puzzles in the source.
     #[arg(long, value_name = "NAME|INDEX")]
     pub column: Option<String>,
+}
+
+/// What makes two records the same for `dedupe` and `overlap`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ByArg {
+    /// Equivalent puzzles (the same canonical form): relabelled, shuffled or transposed
+    /// copies are duplicates.
+    Canonical,
+    /// The same cells as read (`.` and `0` alike).
+    Text,
+}
+
+/// Options of `dedupe`.
+#[derive(Debug, Args)]
+pub struct DedupeArgs {
+    /// Input, threads and input format.
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// What makes two records duplicates.
+    #[arg(long, value_enum, default_value_t = ByArg::Canonical)]
+    pub by: ByArg,
+    /// Output file for the kept records (default: stdout).
+    #[arg(short, long, value_name = "OUT")]
+    pub output: Option<PathBuf>,
+    /// Write one CSV row per input record, `line,duplicate_of` (the line of the first
+    /// record of its class; empty for that first one).
+    #[arg(long, value_name = "FILE.csv")]
+    pub rows: Option<PathBuf>,
+    /// Write a JSON summary (records, classes, duplicates, largest classes) here.
+    #[arg(long, value_name = "FILE.json")]
+    pub report: Option<PathBuf>,
+    /// Print no summary on stderr.
+    #[arg(short, long)]
+    pub quiet: bool,
+}
+
+/// Options of `overlap`.
+#[derive(Debug, Args)]
+pub struct OverlapArgs {
+    /// The training set.
+    pub train: PathBuf,
+    /// The test set: each of its records is looked up in the training set.
+    pub test: PathBuf,
+    /// What makes two records the same.
+    #[arg(long, value_enum, default_value_t = ByArg::Canonical)]
+    pub by: ByArg,
+    /// Worker threads (default: all cores).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub threads: Option<u16>,
+    /// Input format of both files.
+    #[arg(long, value_enum, default_value_t = FormatArg::Auto)]
+    pub format: FormatArg,
+    /// CSV column holding puzzles in both files.
+    #[arg(long, value_name = "NAME|INDEX")]
+    pub column: Option<String>,
+    /// Output file for the rows `line,train_line,test_duplicate_of`, one per test record
+    /// (default: stdout).
+    #[arg(short, long, value_name = "OUT")]
+    pub output: Option<PathBuf>,
+    /// Write a JSON summary (records, leaks, duplicates inside the test set) here.
+    #[arg(long, value_name = "FILE.json")]
+    pub report: Option<PathBuf>,
+    /// Exit with status 1 when a test record has an equivalent in the training set.
+    #[arg(long)]
+    pub require_disjoint: bool,
+    /// Print no summary on stderr.
+    #[arg(short, long)]
+    pub quiet: bool,
 }

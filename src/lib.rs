@@ -40,8 +40,11 @@
 pub mod app;
 pub mod batch;
 pub mod bench;
+pub mod canon;
+pub mod classes;
 pub mod cli;
 pub mod corpus;
+pub mod dedupe;
 pub mod dlx;
 pub mod engine;
 pub mod generate;

@@ -84,6 +84,18 @@ pub struct Output {
     committed: bool,
 }
 
+/// Writes through the buffer, for code that takes any writer; [`Output::finish`] still
+/// commits.
+impl Write for Output {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.buffer.write(buf)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.buffer.flush()
+    }
+}
+
 impl Output {
     /// Opens `path` for writing; `None` or `-` means stdout.
     pub fn open(path: Option<&Path>) -> Result<Output, OutputError> {

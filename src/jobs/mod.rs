@@ -11,6 +11,7 @@
 //! Adding a job: a type implementing [`Job`] (and [`Columns`] for any columns of its own
 //! after the contract's six), then one line of wiring in the front end.
 
+mod canon;
 mod classify;
 mod cross_check;
 mod generate;
@@ -18,6 +19,7 @@ mod grade;
 mod minimize;
 mod solve;
 
+pub use canon::{Canon, CanonForm};
 pub use classify::Classify;
 pub use cross_check::{same_board_class, same_class, Agreement, CrossCheck};
 pub use generate::{Generate, GenerateError, Generated, MAX_ATTEMPTS};
@@ -175,6 +177,8 @@ pub enum Value<'a> {
     Grid(&'a Grid),
     /// A whole number.
     Count(u64),
+    /// Text of ASCII digits (a canonical form: `0` for empty), written as it is.
+    Digits(&'a [u8]),
     /// A short word or phrase.
     Text(&'static str),
     /// A number in tenths, written with one decimal (`62` is `6.2`).

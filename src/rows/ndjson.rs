@@ -48,6 +48,7 @@ pub(super) fn row<E: Columns>(
             Value::Empty => out.extend_from_slice(b"null"),
             Value::Grid(g) => grid_string(out, g),
             Value::Count(n) => write_u64(out, n),
+            Value::Digits(d) => string(out, d),
             Value::Text(t) => string(out, t.as_bytes()),
             Value::Tenths(t) => super::write_tenths(out, t),
             Value::Uses(counts, names) => {

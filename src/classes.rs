@@ -1,0 +1,285 @@
+//! Equivalence classes of a dataset's records: the keys behind `dedupe`, `overlap` and
+//! `split`.
+//!
+//! A record's key is its canonical form ([`crate::canon`]: equal for puzzles that are
+//! the same up to relabelling and validity-preserving shuffles) or, by choice, its
+//! cells as read (`.` and `0` alike). Keys are exact (the 81 cells packed two to a
+//! byte), never hashes that could collide. A malformed record is keyed by its text, so
+//! only identical malformed texts fall into one class.
+//!
+//! Records are found in input order; their keys are computed in batches on the rayon
+//! pool (one [`Canonicalizer`] per thread, reused), then handed back in input order
+//! with the record's own bytes: the lines from its first line up to the next record's,
+//! without trailing blank or `#` lines. Memory holds one batch and whatever the caller
+//! keeps per class.
+
+use std::collections::HashMap;
+use std::ops::Range;
+
+use rayon::prelude::*;
+
+use crate::canon::Canonicalizer;
+use crate::grid::{Grid, CELLS};
+use crate::input::{for_each_record_of, Layout};
+
+/// What makes two records the same.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KeyBy {
+    /// The same cells as read.
+    Text,
+    /// The same canonical form: equivalent puzzles.
+    Canonical,
+}
+
+/// A record's class key.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Key {
+    /// A well-formed puzzle's cells (canonical or as read), two to a byte.
+    Cells([u8; CELLS.div_ceil(2)]),
+    /// A malformed record's text.
+    Malformed(Box<[u8]>),
+}
+
+impl Key {
+    fn cells(grid: &Grid) -> Key {
+        let mut packed = [0u8; CELLS.div_ceil(2)];
+        for (i, &d) in grid.cells().iter().enumerate() {
+            packed[i / 2] |= d << (4 * (i % 2));
+        }
+        Key::Cells(packed)
+    }
+}
+
+/// One record with its key, in input order.
+pub struct Keyed<'a> {
+    /// The record's 1-based line.
+    pub line: u64,
+    /// The record's own bytes (its lines, each with its line end).
+    pub bytes: &'a [u8],
+    /// The puzzle, when well-formed.
+    pub puzzle: Option<Grid>,
+    /// Its class key.
+    pub key: &'a Key,
+}
+
+/// A record as found: its line, and its puzzle or its malformed text.
+type Found = (u64, Result<Grid, Box<[u8]>>);
+
+/// Records per batch keyed in parallel.
+const BATCH: usize = 1 << 14;
+
+/// Calls `each` for every record of `data` (read with `layout`), in input order, with
+/// its key by `by`; keys are computed on the current rayon pool. Returns the bytes
+/// before the first record (a CSV header, leading comments).
+pub fn for_each_keyed<F: FnMut(Keyed<'_>)>(
+    data: &[u8],
+    layout: &Layout,
+    by: KeyBy,
+    mut each: F,
+) -> Range<usize> {
+    let threads = rayon::current_num_threads().max(1);
+    let mut canons: Vec<Canonicalizer> = (0..threads).map(|_| Canonicalizer::new()).collect();
+    let lines = LineStarts::new(data);
+    // (line, puzzle or malformed raw text) for one batch.
+    let mut batch: Vec<Found> = Vec::with_capacity(BATCH);
+    let mut keys: Vec<Key> = Vec::with_capacity(BATCH);
+    let mut prelude = 0..0;
+    let mut pending: Option<(u64, Option<Grid>, Key)> = None;
+    let mut cursor = lines.clone();
+    let mut first = true;
+
+    let mut flush = |batch: &mut Vec<Found>,
+                     keys: &mut Vec<Key>,
+                     pending: &mut Option<(u64, Option<Grid>, Key)>,
+                     each: &mut F| {
+        keys.clear();
+        keys.resize(batch.len(), Key::Cells([0; CELLS.div_ceil(2)]));
+        let per = batch.len().div_ceil(threads).max(1);
+        keys.par_chunks_mut(per)
+            .zip(batch.par_chunks(per))
+            .zip(canons.par_iter_mut())
+            .for_each(|((keys, records), canon)| {
+                for (key, (_, record)) in keys.iter_mut().zip(records) {
+                    *key = match record {
+                        Ok(grid) => match by {
+                            KeyBy::Text => Key::cells(grid),
+                            KeyBy::Canonical => Key::cells(&canon.canonical(grid).grid()),
+                        },
+                        Err(text) => Key::Malformed(text.clone()),
+                    };
+                }
+            });
+        // A record's bytes end where the next one starts, so each is handed on once the
+        // next is known.
+        for ((line, record), key) in batch.drain(..).zip(keys.drain(..)) {
+            if let Some((pline, ppuzzle, pkey)) = pending.take() {
+                let bytes = &data[cursor.record_span(pline, Some(line))];
+                each(Keyed {
+                    line: pline,
+                    bytes,
+                    puzzle: ppuzzle,
+                    key: &pkey,
+                });
+            }
+            *pending = Some((line, record.ok(), key));
+        }
+    };
+
+    for_each_record_of(data, layout, |r| {
+        if first {
+            prelude = 0..lines.offset(r.line);
+            first = false;
+        }
+        let record = match r.puzzle {
+            Ok(grid) => Ok(grid),
+            Err(_) => Err(r.raw.to_vec().into_boxed_slice()),
+        };
+        batch.push((r.line, record));
+        if batch.len() == BATCH {
+            flush(&mut batch, &mut keys, &mut pending, &mut each);
+        }
+    });
+    flush(&mut batch, &mut keys, &mut pending, &mut each);
+    if let Some((line, puzzle, key)) = pending.take() {
+        let bytes = &data[cursor.record_span(line, None)];
+        each(Keyed {
+            line,
+            bytes,
+            puzzle,
+            key: &key,
+        });
+    }
+    if first {
+        prelude = 0..data.len();
+    }
+    prelude
+}
+
+/// Finds line starts by scanning forward (records come in increasing line order).
+#[derive(Clone)]
+struct LineStarts<'a> {
+    data: &'a [u8],
+    /// The line at `pos`.
+    line: u64,
+    pos: usize,
+}
+
+impl<'a> LineStarts<'a> {
+    fn new(data: &'a [u8]) -> Self {
+        LineStarts {
+            data,
+            line: 1,
+            pos: 0,
+        }
+    }
+
+    /// Byte offset of the start of `line` (1-based), from the start (no cursor move).
+    fn offset(&self, line: u64) -> usize {
+        let mut probe = LineStarts::new(self.data);
+        probe.seek(line)
+    }
+
+    /// Moves to `line` and returns its offset (the end of data past the last line).
+    fn seek(&mut self, line: u64) -> usize {
+        while self.line < line && self.pos < self.data.len() {
+            match memchr_newline(&self.data[self.pos..]) {
+                Some(i) => self.pos += i + 1,
+                None => self.pos = self.data.len(),
+            }
+            self.line += 1;
+        }
+        self.pos
+    }
+
+    /// The bytes of the record starting at `line`, up to the line where the next
+    /// record starts (or the end), less trailing blank and `#` lines.
+    fn record_span(&mut self, line: u64, next: Option<u64>) -> Range<usize> {
+        let start = self.seek(line);
+        let end = match next {
+            Some(n) => self.seek(n),
+            None => self.data.len(),
+        };
+        // Trim trailing blank and comment lines (keep the record's own line end).
+        let mut keep = start;
+        let mut pos = start;
+        while pos < end {
+            let line_end = memchr_newline(&self.data[pos..end]).map_or(end, |i| pos + i + 1);
+            let text = &self.data[pos..line_end];
+            let blank = text.iter().all(|b| b.is_ascii_whitespace());
+            let comment = text.first() == Some(&b'#');
+            if pos == start || !(blank || comment) {
+                keep = line_end;
+            }
+            pos = line_end;
+        }
+        start..keep
+    }
+}
+
+fn memchr_newline(bytes: &[u8]) -> Option<usize> {
+    bytes.iter().position(|&b| b == b'\n')
+}
+
+/// Classes met so far: each key's first line and size.
+#[derive(Default)]
+pub struct Classes {
+    map: HashMap<Key, Class>,
+    records: u64,
+}
+
+/// One class: where it was first met and how many records it holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Class {
+    /// Line of its first record.
+    pub first: u64,
+    /// Records in it.
+    pub size: u64,
+}
+
+impl Classes {
+    /// Adds a record; returns the first line of its class when it is not the first.
+    pub fn add(&mut self, key: &Key, line: u64) -> Option<u64> {
+        self.records += 1;
+        if let Some(class) = self.map.get_mut(key) {
+            class.size += 1;
+            return Some(class.first);
+        }
+        self.map.insert(
+            key.clone(),
+            Class {
+                first: line,
+                size: 1,
+            },
+        );
+        None
+    }
+
+    /// The class of `key`, if met.
+    pub fn get(&self, key: &Key) -> Option<Class> {
+        self.map.get(key).copied()
+    }
+
+    /// Records added.
+    pub fn records(&self) -> u64 {
+        self.records
+    }
+
+    /// Classes met.
+    pub fn len(&self) -> u64 {
+        self.map.len() as u64
+    }
+
+    /// True when no record was added.
+    pub fn is_empty(&self) -> bool {
+        self.map.is_empty()
+    }
+
+    /// The `n` largest classes with more than one record, largest first (ties by first
+    /// line).
+    pub fn largest(&self, n: usize) -> Vec<Class> {
+        let mut all: Vec<Class> = self.map.values().copied().filter(|c| c.size > 1).collect();
+        all.sort_by(|a, b| b.size.cmp(&a.size).then(a.first.cmp(&b.first)));
+        all.truncate(n);
+        all
+    }
+}
