@@ -52,20 +52,20 @@ pub enum Command {
     /// transposition, share one form.
     #[command(after_help = "Examples:\n  \
         sudoku-batch canon data/norvig-top95.txt -o canon.csv\n  \
-        sudoku-batch canon big.txt --output-format lines --threads 2\n\n\
+        sudoku-batch canon data/royle-17-clue.txt --output-format lines --threads 2\n\n\
         Exit status: 0 on success, 2 on bad input, options or output.")]
     Canon(RunArgs),
     /// Write the first record of each class of equivalent puzzles (or of identical
     /// texts, `--by text`), in input order, with the input's own bytes.
     #[command(after_help = "Examples:\n  \
-        sudoku-batch dedupe big.csv -o unique.csv --rows dups.csv\n  \
+        sudoku-batch dedupe data/norvig-top95.txt -o unique.txt --rows dups.csv\n  \
         sudoku-batch dedupe data/norvig-easy50.txt --by text --report r.json\n\n\
         Exit status: 0 on success, 2 on bad input, options or output.")]
     Dedupe(DedupeArgs),
     /// For every TEST record, the first equivalent record in TRAIN (leakage between
     /// dataset splits), and repeats inside TEST.
     #[command(after_help = "Examples:\n  \
-        sudoku-batch overlap train.csv test.csv --require-disjoint -o leaks.csv\n\n\
+        sudoku-batch overlap data/magictour-top1465.txt data/norvig-top95.txt -o leaks.csv\n\n\
         Exit status: 0 on success, 1 with --require-disjoint when a test record leaks, \
         2 on bad input, options or output.")]
     Overlap(OverlapArgs),
