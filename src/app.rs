@@ -226,9 +226,7 @@ fn write_results(
     out: &OutputArgs,
 ) -> Result<(), AppError> {
     if let Some(path) = &out.report {
-        let json = serde_json::to_vec_pretty(report)
-            .map_err(|e| AppError::Other(format!("cannot encode report: {e}")))?;
-        output::write_file(path, &json)?;
+        write_json_report(path, report)?;
     }
     if let Some(path) = &out.histogram {
         let mut text = Vec::new();
@@ -625,9 +623,7 @@ fn run_bench(args: &cli::BenchArgs) -> Result<ExitCode, AppError> {
     stdout.write_all(text.as_bytes())?;
     stdout.finish()?;
     if let Some(path) = &args.json {
-        let json = serde_json::to_vec_pretty(&report)
-            .map_err(|e| AppError::Other(format!("cannot encode report: {e}")))?;
-        output::write_file(path, &json)?;
+        write_json_report(path, &report)?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -712,6 +708,7 @@ fn pool(threads: Option<u16>) -> Result<rayon::ThreadPool, AppError> {
         .map_err(|e| AppError::Other(format!("cannot start worker threads: {e}")))
 }
 
+/// Writes `report` as pretty JSON to the file `path`, atomically.
 fn write_json_report<T: serde::Serialize>(path: &Path, report: &T) -> Result<(), AppError> {
     let json = serde_json::to_vec_pretty(report)
         .map_err(|e| AppError::Other(format!("cannot encode report: {e}")))?;

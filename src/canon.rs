@@ -190,18 +190,15 @@ impl Canonicalizer {
     /// The canonical form and automorphism count of `puzzle`.
     pub fn canonical(&mut self, puzzle: &Grid) -> Canonical {
         let cells = puzzle.cells();
+        self.masks = [[0; 9]; 2];
         for r in 0..9 {
             for c in 0..9 {
                 let d = cells[r * 9 + c];
                 self.rows[0][r][c] = d;
                 self.rows[1][c][r] = d;
-            }
-        }
-        for t in 0..2 {
-            for r in 0..9 {
-                self.masks[t][r] = (0..9)
-                    .filter(|&c| self.rows[t][r][c] != 0)
-                    .fold(0, |m, c| m | 1 << c);
+                let given = u16::from(d != 0);
+                self.masks[0][r] |= given << c;
+                self.masks[1][c] |= given << r;
             }
         }
         self.best = [u64::MAX; 9];
@@ -270,42 +267,33 @@ impl Canonicalizer {
     fn candidates(&self, d: usize, node: &Node, out: &mut [Child; 18]) -> usize {
         let mut n = 0;
         let orientations: &[u8] = if d == 0 { &[0, 1] } else { &[node.t][..] };
+        let band_start = d % 3 == 0;
         for &t in orientations {
             for band in 0..3u8 {
-                if d % 3 != 0 && band != node.band {
+                let begun = node.used & (0b111 << (band * 3)) != 0;
+                // At a band's start only untouched bands; else only the band in hand.
+                if (band_start && begun) || (!band_start && band != node.band) {
                     continue;
                 }
-                let mut empty_at = None;
+                let mut empty_at: Option<usize> = None;
                 for row in band * 3..band * 3 + 3 {
                     if node.used & (1 << row) != 0 {
                         continue;
                     }
-                    if d % 3 == 0 && node.used & (0b111 << (band * 3)) != 0 {
-                        continue; // a band already begun cannot start another
-                    }
                     if self.masks[t as usize][row as usize] == 0 {
-                        match empty_at {
-                            None => {
-                                empty_at = Some(n);
-                                out[n] = Child {
-                                    row,
-                                    t,
-                                    code: 0,
-                                    weight: 1,
-                                };
-                                n += 1;
-                            }
-                            Some(i) => out[i].weight += 1,
+                        if let Some(i) = empty_at {
+                            out[i].weight += 1;
+                            continue;
                         }
-                    } else {
-                        out[n] = Child {
-                            row,
-                            t,
-                            code: 0,
-                            weight: 1,
-                        };
-                        n += 1;
+                        empty_at = Some(n);
                     }
+                    out[n] = Child {
+                        row,
+                        t,
+                        code: 0,
+                        weight: 1,
+                    };
+                    n += 1;
                 }
             }
         }

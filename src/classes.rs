@@ -41,10 +41,11 @@ pub enum Key {
 }
 
 impl Key {
-    fn cells(grid: &Grid) -> Key {
+    /// The key of 81 cells, each `base` plus its value (`0` for `b'0'`-based text).
+    fn packed(cells: &[u8; CELLS], base: u8) -> Key {
         let mut packed = [0u8; CELLS.div_ceil(2)];
-        for (i, &d) in grid.cells().iter().enumerate() {
-            packed[i / 2] |= d << (4 * (i % 2));
+        for (i, &d) in cells.iter().enumerate() {
+            packed[i / 2] |= (d - base) << (4 * (i % 2));
         }
         Key::Cells(packed)
     }
@@ -54,109 +55,75 @@ impl Key {
 pub struct Keyed<'a> {
     /// The record's 1-based line.
     pub line: u64,
-    /// The record's own bytes (its lines, each with its line end).
-    pub bytes: &'a [u8],
+    /// Where the record's own bytes lie in the input (its lines, each with its line end).
+    pub span: Range<usize>,
     /// The puzzle, when well-formed.
     pub puzzle: Option<Grid>,
     /// Its class key.
     pub key: &'a Key,
 }
 
-/// A record as found: its line, and its puzzle or its malformed text.
-type Found = (u64, Result<Grid, Box<[u8]>>);
-
 /// Records per batch keyed in parallel.
 const BATCH: usize = 1 << 14;
 
 /// Calls `each` for every record of `data` (read with `layout`), in input order, with
-/// its key by `by`; keys are computed on the current rayon pool. Returns the bytes
-/// before the first record (a CSV header, leading comments).
-pub fn for_each_keyed<F: FnMut(Keyed<'_>)>(
-    data: &[u8],
-    layout: &Layout,
-    by: KeyBy,
-    mut each: F,
-) -> Range<usize> {
+/// its key by `by`; canonical forms are computed on the current rayon pool.
+pub fn for_each_keyed<F: FnMut(Keyed<'_>)>(data: &[u8], layout: &Layout, by: KeyBy, mut each: F) {
     let threads = rayon::current_num_threads().max(1);
     let mut canons: Vec<Canonicalizer> = (0..threads).map(|_| Canonicalizer::new()).collect();
-    let lines = LineStarts::new(data);
-    // (line, puzzle or malformed raw text) for one batch.
-    let mut batch: Vec<Found> = Vec::with_capacity(BATCH);
+    let mut lines = LineStarts::new(data);
+    // One batch: each record's line and puzzle, and its key (text keys and malformed
+    // records' keys made as found, canonical ones filled in by the pool).
+    let mut batch: Vec<(u64, Option<Grid>)> = Vec::with_capacity(BATCH);
     let mut keys: Vec<Key> = Vec::with_capacity(BATCH);
-    let mut prelude = 0..0;
+    // A record's bytes end where the next one starts, so each is handed on once the
+    // next is known.
     let mut pending: Option<(u64, Option<Grid>, Key)> = None;
-    let mut cursor = lines.clone();
-    let mut first = true;
-
-    let mut flush = |batch: &mut Vec<Found>,
-                     keys: &mut Vec<Key>,
-                     pending: &mut Option<(u64, Option<Grid>, Key)>,
-                     each: &mut F| {
-        keys.clear();
-        keys.resize(batch.len(), Key::Cells([0; CELLS.div_ceil(2)]));
-        let per = batch.len().div_ceil(threads).max(1);
-        keys.par_chunks_mut(per)
-            .zip(batch.par_chunks(per))
-            .zip(canons.par_iter_mut())
-            .for_each(|((keys, records), canon)| {
-                for (key, (_, record)) in keys.iter_mut().zip(records) {
-                    *key = match record {
-                        Ok(grid) => match by {
-                            KeyBy::Text => Key::cells(grid),
-                            KeyBy::Canonical => Key::cells(&canon.canonical(grid).grid()),
-                        },
-                        Err(text) => Key::Malformed(text.clone()),
-                    };
-                }
+    let mut hand_on = |next: Option<(u64, Option<Grid>, Key)>, each: &mut F| {
+        if let Some((line, puzzle, key)) = std::mem::replace(&mut pending, next) {
+            let span = lines.record_span(line, pending.as_ref().map(|p| p.0));
+            each(Keyed {
+                line,
+                span,
+                puzzle,
+                key: &key,
             });
-        // A record's bytes end where the next one starts, so each is handed on once the
-        // next is known.
-        for ((line, record), key) in batch.drain(..).zip(keys.drain(..)) {
-            if let Some((pline, ppuzzle, pkey)) = pending.take() {
-                let bytes = &data[cursor.record_span(pline, Some(line))];
-                each(Keyed {
-                    line: pline,
-                    bytes,
-                    puzzle: ppuzzle,
-                    key: &pkey,
-                });
-            }
-            *pending = Some((line, record.ok(), key));
         }
     };
-
-    for_each_record_of(data, layout, |r| {
-        if first {
-            prelude = 0..lines.offset(r.line);
-            first = false;
+    let mut flush = |batch: &mut Vec<(u64, Option<Grid>)>, keys: &mut Vec<Key>, each: &mut F| {
+        if by == KeyBy::Canonical {
+            let per = batch.len().div_ceil(threads).max(1);
+            keys.par_chunks_mut(per)
+                .zip(batch.par_chunks(per))
+                .zip(canons.par_iter_mut())
+                .for_each(|((keys, records), canon)| {
+                    for (key, (_, puzzle)) in keys.iter_mut().zip(records) {
+                        if let Some(grid) = puzzle {
+                            *key = Key::packed(&canon.canonical(grid).form, b'0');
+                        }
+                    }
+                });
         }
-        let record = match r.puzzle {
-            Ok(grid) => Ok(grid),
-            Err(_) => Err(r.raw.to_vec().into_boxed_slice()),
-        };
-        batch.push((r.line, record));
+        for ((line, puzzle), key) in batch.drain(..).zip(keys.drain(..)) {
+            hand_on(Some((line, puzzle, key)), each);
+        }
+    };
+    for_each_record_of(data, layout, |r| {
+        keys.push(match &r.puzzle {
+            Ok(grid) if by == KeyBy::Text => Key::packed(grid.cells(), 0),
+            Ok(_) => Key::Cells([0; CELLS.div_ceil(2)]),
+            Err(_) => Key::Malformed(Box::from(r.raw)),
+        });
+        batch.push((r.line, r.puzzle.ok()));
         if batch.len() == BATCH {
-            flush(&mut batch, &mut keys, &mut pending, &mut each);
+            flush(&mut batch, &mut keys, &mut each);
         }
     });
-    flush(&mut batch, &mut keys, &mut pending, &mut each);
-    if let Some((line, puzzle, key)) = pending.take() {
-        let bytes = &data[cursor.record_span(line, None)];
-        each(Keyed {
-            line,
-            bytes,
-            puzzle,
-            key: &key,
-        });
-    }
-    if first {
-        prelude = 0..data.len();
-    }
-    prelude
+    flush(&mut batch, &mut keys, &mut each);
+    hand_on(None, &mut each);
 }
 
 /// Finds line starts by scanning forward (records come in increasing line order).
-#[derive(Clone)]
 struct LineStarts<'a> {
     data: &'a [u8],
     /// The line at `pos`.
@@ -171,12 +138,6 @@ impl<'a> LineStarts<'a> {
             line: 1,
             pos: 0,
         }
-    }
-
-    /// Byte offset of the start of `line` (1-based), from the start (no cursor move).
-    fn offset(&self, line: u64) -> usize {
-        let mut probe = LineStarts::new(self.data);
-        probe.seek(line)
     }
 
     /// Moves to `line` and returns its offset (the end of data past the last line).

@@ -79,23 +79,21 @@ pub fn dedupe(
     if let Some(rows) = rows.as_deref_mut() {
         rows.write_all(b"line,duplicate_of\n")?;
     }
-    let prelude = for_each_keyed(data, layout, by, |r| {
+    for_each_keyed(data, layout, by, |r| {
         if failed.is_some() {
             return;
-        }
-        if !header_written {
-            header_written = true;
-            if let Err(e) = out.write_all(&data[..line_offset(data, r.bytes)]) {
-                failed = Some(e);
-                return;
-            }
         }
         malformed += u64::from(r.puzzle.is_none());
         let first = classes.add(r.key, r.line);
         let result = (|| {
+            if !header_written {
+                header_written = true;
+                out.write_all(&data[..r.span.start])?;
+            }
             if first.is_none() {
-                out.write_all(r.bytes)?;
-                if !r.bytes.ends_with(b"\n") {
+                let bytes = &data[r.span];
+                out.write_all(bytes)?;
+                if !bytes.ends_with(b"\n") {
                     out.write_all(b"\n")?;
                 }
             }
@@ -117,7 +115,8 @@ pub fn dedupe(
         return Err(e);
     }
     if !header_written {
-        out.write_all(&data[prelude])?;
+        // No record: what the input holds (a header, comments) is all there is.
+        out.write_all(data)?;
     }
     Ok(DedupeReport {
         command: "dedupe",
@@ -134,11 +133,6 @@ pub fn dedupe(
             .collect(),
         wall_seconds: start.elapsed().as_secs_f64(),
     })
-}
-
-/// Offset of `part` (a subslice of `data`) in `data`.
-fn line_offset(data: &[u8], part: &[u8]) -> usize {
-    part.as_ptr() as usize - data.as_ptr() as usize
 }
 
 impl DedupeReport {
