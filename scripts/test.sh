@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Every test suite, from a fresh clone: the Rust tests (which build the binary; the Slurm
+# Every test suite, from a fresh clone: formatting, the Rust tests (which build the binary; the Slurm
 # array script and the HTTP server's tests run inside them, the latter with curl), then,
 # in a virtual environment at target/venv with packages from PyPI, the Python module's
 # tests (built from python/ with maturin), the Spark job's tests in local mode (Java 17)
 # and the server's page in headless Chromium (Debian's chromium + chromedriver,
-# driven by Selenium). Missing Debian packages are installed with apt-get.
+# driven by Selenium). Clippy (warnings denied) and the API docs (warnings denied) are
+# checked after the Rust tests. Missing Debian packages are installed with apt-get.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 missing=()
@@ -15,7 +16,15 @@ command -v chromedriver >/dev/null || missing+=(chromium-driver)
 if [ ${#missing[@]} -gt 0 ]; then
     apt-get update -qq && apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
+# The lint and format tools come with rustup's default profile; add them where missing.
+for tool in fmt clippy; do
+    cargo $tool --version >/dev/null 2>&1 || rustup component add "$([ $tool = fmt ] && echo rustfmt || echo clippy)"
+done
+# Formatting first (fast to fail), then the tests, the lints and the API docs.
+cargo fmt --check
 cargo test --release
+cargo clippy --release --all-targets -- -D warnings
+RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --quiet
 [ -x target/venv/bin/python ] || python3 -m venv target/venv
 target/venv/bin/pip install -q --disable-pip-version-check "pyspark>=3.5,<5" pytest \
     numpy pandas pyarrow selenium

@@ -9,7 +9,7 @@
 //!                           columns, boxes, then the variant's diagonals or windows
 //! ```
 //!
-//! [`links`] holds the matrix and the search for any such shape; [`Dlx`] reads classic
+//! `links` holds the matrix and the search for any such shape; [`Dlx`] reads classic
 //! 9x9 [`crate::Grid`]s, [`BoardDlx`] every variant board (4x4 to 25x25, classic,
 //! diagonal, windoku). The links are built once per engine and size; a search covers the
 //! givens' rows, searches (always the column with fewest rows left), and uncovers

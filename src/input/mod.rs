@@ -9,7 +9,7 @@
 //! - *CSV*: a header row (optional), quoted fields, CRLF; the puzzle column is found by
 //!   name (`puzzle`, `quizzes`, ...) or as the first column holding 81-cell grids, and a
 //!   `solution`/`solutions` column, when present, gives expected solutions.
-//! - *blocks*: a puzzle drawn over nine lines ([`blocks`](mod@blocks) says which
+//! - *blocks*: a puzzle drawn over nine lines (`blocks` says which
 //!   layouts), one record per block.
 
 use std::fs::File;
