@@ -24,8 +24,10 @@
 //! to 144) are listed. Every later row is then a fixed string under the digit names so
 //! far. At each row the children are evaluated first and only those equal to the
 //! smallest go on, and only if that is not above the best result's row; a smaller one
-//! becomes the new best. Empty rows of one band are interchangeable, so one of them is
-//! followed and counted as many. Work is bounded: at most 18 first rows x 1,296 column
+//! becomes the new best. Where the permutations are listed, most (row, permutation)
+//! pairs tie, so each is also ranked by its best next row of the band before any is
+//! followed (one breadth step). Empty rows of one band are interchangeable, so one of
+//! them is followed and counted as many. Work is bounded: at most 18 first rows x 1,296 column
 //! permutations x 144 row orders leaves.
 //!
 //! A [`Canonicalizer`] holds its buffers and is reused for every puzzle: a call never
@@ -167,6 +169,8 @@ pub struct Canonicalizer {
     count: u64,
     /// (child, column permutation) pairs at the row where permutations are chosen.
     pairs: Vec<(Child, [u8; 9])>,
+    /// For each pair, its best next row's code (`u64::MAX` when not looked at).
+    next_codes: Vec<u64>,
 }
 
 impl Default for Canonicalizer {
@@ -184,6 +188,7 @@ impl Canonicalizer {
             best: [u64::MAX; 9],
             count: 0,
             pairs: Vec::with_capacity(MAX_PAIRS),
+            next_codes: Vec::with_capacity(MAX_PAIRS),
         }
     }
 
@@ -362,6 +367,21 @@ impl Canonicalizer {
         }
     }
 
+    /// The smallest code the row after `child` (from the rest of its band) can have
+    /// under `perm`, with `names` the digit names after `child`'s row.
+    fn next_row_min(&self, used: u16, child: &Child, perm: &[u8; 9], names: Names) -> u64 {
+        let used = used | 1 << child.row;
+        let band = child.row / 3;
+        let mut min = u64::MAX;
+        for row in band * 3..band * 3 + 3 {
+            if used & (1 << row) == 0 {
+                let mut after = names;
+                min = min.min(self.code(child.t, row, perm, &mut after));
+            }
+        }
+        min
+    }
+
     #[inline]
     fn mask(&self, child: &Child) -> u16 {
         self.masks[child.t as usize][child.row as usize]
@@ -376,6 +396,12 @@ impl Canonicalizer {
             .min()
             .expect("a row always has candidates");
         self.pairs.clear();
+        self.next_codes.clear();
+        // Most pairs tie on this row. When the next row comes from the same band, each
+        // pair that may be smallest is ranked by its best next row too (one breadth
+        // step), so that only the pairs reaching the smallest go deeper: a depth-first
+        // walk would search some of the others' subtrees before a better pair cut them.
+        let look_ahead = d % 3 != 2;
         let mut min = u64::MAX;
         for child in children {
             let mask = self.mask(child);
@@ -388,18 +414,36 @@ impl Canonicalizer {
                 let (mut c, perm) = self.pairs[i];
                 let mut names = node.names;
                 c.code = self.code(c.t, c.row, &perm, &mut names);
+                // Only pairs at the smallest code so far can end up followed.
+                let next = if look_ahead && c.code <= min {
+                    self.next_row_min(node.used, &c, &perm, names)
+                } else {
+                    u64::MAX
+                };
                 min = min.min(c.code);
                 self.pairs[i].0 = c;
+                self.next_codes.push(next);
             }
         }
         if !self.admit(d, min) {
             return;
         }
+        let mut min2 = u64::MAX;
+        if look_ahead {
+            for (pair, &next) in self.pairs.iter().zip(&self.next_codes) {
+                if pair.0.code == min {
+                    min2 = min2.min(next);
+                }
+            }
+            if !self.admit(d + 1, min2) {
+                return;
+            }
+        }
         // Deeper rows never list permutations again (the node carries one), so the
         // list stays as it is while its entries are followed.
         for i in 0..self.pairs.len() {
             let (child, perm) = self.pairs[i];
-            if child.code != min {
+            if child.code != min || (look_ahead && self.next_codes[i] != min2) {
                 continue;
             }
             let mut names = node.names;
