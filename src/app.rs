@@ -13,14 +13,14 @@ use crate::cli::{
 use crate::corpus;
 use crate::dlx::{BoardDlx, Dlx};
 use crate::generate::{BoardPlan, Pattern, Spec, Target, MIN_GIVENS};
-use crate::grader::Level;
+use crate::grader::{Level, Levels};
 use crate::input::{self, ColumnChoice, Format, InputError};
 use crate::jobs::Generate;
 use crate::jobs::{Canon, Classify, CrossCheck, Grade, Job, Minimize, Solve};
 use crate::output::{self, Output, OutputError};
 use crate::pipeline::{self, MakeOptions, RunError, RunOptions, Shard};
 use crate::plot::{self, ThreadPoint};
-use crate::report::{write_hgrm, Latency, RunReport};
+use crate::report::{write_hgrm, Latency, RunReport, Status, StatusSet};
 use crate::rows::OutputFormat;
 use crate::serve::{serve, ServeError, ServeOptions};
 use crate::solver::Solver;
@@ -128,6 +128,7 @@ pub fn run(cli: Cli) -> ExitCode {
             EngineArg::Dlx => run_job(&Grade::<Dlx>::default(), &args, false),
         },
         Command::Dedupe(args) => run_dedupe(&args),
+        Command::Split(args) => run_split(&args),
         Command::Overlap(args) => run_overlap(&args),
         Command::Generate(args) => run_generate(&args),
         Command::Show(args) => run_show(&args),
@@ -325,13 +326,18 @@ fn run_generate(args: &GenerateArgs) -> Result<ExitCode, AppError> {
         SymmetryArg::Diagonal => Pattern::Diagonal,
     };
     let target = args.givens.map_or(Target::Minimal, Target::Givens);
-    let level = args.difficulty.map(|l| match l {
-        LevelArg::Easy => Level::Easy,
-        LevelArg::Medium => Level::Medium,
-        LevelArg::Hard => Level::Hard,
-        LevelArg::Expert => Level::Expert,
-        LevelArg::Extreme => Level::Extreme,
-    });
+    let levels: Vec<Level> = args
+        .difficulty
+        .iter()
+        .map(|l| match l {
+            LevelArg::Easy => Level::Easy,
+            LevelArg::Medium => Level::Medium,
+            LevelArg::Hard => Level::Hard,
+            LevelArg::Expert => Level::Expert,
+            LevelArg::Extreme => Level::Extreme,
+        })
+        .collect();
+    let level = (!levels.is_empty()).then(|| Levels::of(&levels));
     let rules = board_rules(&args.boards)?;
     let generate = if rules.all_boards() {
         let side = rules
@@ -419,6 +425,7 @@ fn run_job<J: Job>(job: &J, args: &RunArgs, require_unique: bool) -> Result<Exit
         first_line: args.first_line,
         pool: None,
         boards: board_rules(&args.boards)?,
+        only: only_statuses(job, &args.only)?,
     };
     if options.boards.all_boards() && !matches!(job.name(), "solve" | "classify" | "grade") {
         return Err(AppError::Other(format!(
@@ -446,10 +453,10 @@ fn run_job<J: Job>(job: &J, args: &RunArgs, require_unique: bool) -> Result<Exit
     if let Some(shard) = options.shard {
         report.input = format!("{} (shard {}/{})", report.input, shard.index, shard.count);
     }
-    if report.records != report.rows_written {
+    if report.rows_written.checked_add(report.left_out) != Some(report.records) {
         return Err(AppError::Other(format!(
-            "{}: {} records read but {} rows written",
-            report.input, report.records, report.rows_written
+            "{}: {} records read but {} rows written and {} left out",
+            report.input, report.records, report.rows_written, report.left_out
         )));
     }
     if args.report_line {
@@ -484,6 +491,42 @@ fn run_job<J: Job>(job: &J, args: &RunArgs, require_unique: bool) -> Result<Exit
         return Ok(ExitCode::from(EXIT_NOT_UNIQUE));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The statuses `--only` keeps (all when not given); a status the job never writes is
+/// refused, so that `solve --only unique` is not an empty file by mistake.
+fn only_statuses<J: Job>(job: &J, only: &[cli::StatusArg]) -> Result<StatusSet, AppError> {
+    if only.is_empty() {
+        return Ok(StatusSet::ALL);
+    }
+    let statuses: Vec<Status> = only
+        .iter()
+        .map(|s| match s {
+            cli::StatusArg::Unique => Status::Unique,
+            cli::StatusArg::Multiple => Status::Multiple,
+            cli::StatusArg::Solved => Status::Solved,
+            cli::StatusArg::Unsolvable => Status::Unsolvable,
+            cli::StatusArg::Invalid => Status::Invalid,
+        })
+        .collect();
+    let counts = job.checks_uniqueness();
+    if let Some(never) = statuses.iter().find(|s| match s {
+        Status::Unique | Status::Multiple => !counts,
+        Status::Solved => counts,
+        _ => false,
+    }) {
+        let writes = if counts {
+            "unique, multiple, unsolvable and invalid"
+        } else {
+            "solved, unsolvable and invalid"
+        };
+        return Err(AppError::Other(format!(
+            "--only {}: {} writes {writes} rows only",
+            never.word(),
+            job.name()
+        )));
+    }
+    Ok(StatusSet::of(&statuses))
 }
 
 fn load_puzzles(
@@ -747,6 +790,74 @@ fn run_dedupe(args: &cli::DedupeArgs) -> Result<ExitCode, AppError> {
     if let Some(rows) = rows {
         rows.finish()?;
     }
+    if let Some(path) = &args.report {
+        write_json_report(path, &report)?;
+    }
+    if !args.quiet {
+        let _ = report.write_summary(&mut std::io::stderr());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn run_split(args: &cli::SplitArgs) -> Result<ExitCode, AppError> {
+    let input = &args.input.input;
+    crate::split::check_fraction(args.fraction).map_err(|e| AppError::Other(e.to_string()))?;
+    let side = |given: &Option<PathBuf>, part: &str| -> Result<PathBuf, AppError> {
+        if let Some(path) = given {
+            return Ok(path.clone());
+        }
+        if is_stdin(input) {
+            return Err(AppError::Other(format!(
+                "split of stdin needs --{part}-out: there is no input name to derive it from"
+            )));
+        }
+        let stem = input.file_stem().unwrap_or_default().to_string_lossy();
+        Ok(PathBuf::from(match input.extension() {
+            Some(ext) => format!("{stem}.{part}.{}", ext.to_string_lossy()),
+            None => format!("{stem}.{part}"),
+        }))
+    };
+    let (train_path, test_path) = (
+        side(&args.train_out, "train")?,
+        side(&args.test_out, "test")?,
+    );
+    if train_path == test_path {
+        return Err(AppError::Other(format!(
+            "--train-out and --test-out both name {}",
+            train_path.display()
+        )));
+    }
+    let bytes = read_input(input, args.input.no_mmap)?;
+    let layout = input::detect_layout(
+        bytes.bytes(),
+        format_choice(args.input.format),
+        &column_choice(&args.input.column),
+    )?;
+    let mut train = Output::open(Some(&train_path))?;
+    let mut test = Output::open(Some(&test_path))?;
+    let pool = pool(args.input.threads)?;
+    let mut report = pool
+        .install(|| {
+            crate::split::split(
+                bytes.bytes(),
+                &layout,
+                key_by(args.by),
+                args.fraction,
+                args.seed,
+                &mut train,
+                &mut test,
+            )
+        })
+        .map_err(|e| match e {
+            crate::split::SplitError::Write { test, source } => {
+                written_error(Some(if test { &test_path } else { &train_path }), source)
+            }
+            other => AppError::Other(other.to_string()),
+        })?;
+    report.input = input.display().to_string();
+    bytes.check_unchanged(input)?;
+    train.finish()?;
+    test.finish()?;
     if let Some(path) = &args.report {
         write_json_report(path, &report)?;
     }

@@ -41,6 +41,23 @@ pub enum Key {
 }
 
 impl Key {
+    /// A 64-bit number drawn from the key and `seed` alone (not from where the record
+    /// lies), the same on every platform and in every version: `split` orders classes
+    /// by it.
+    pub fn rank(&self, seed: u64) -> u64 {
+        let bytes: &[u8] = match self {
+            Key::Cells(cells) => cells,
+            Key::Malformed(text) => text,
+        };
+        let mut h = mix(seed ^ 0x9e37_79b9_7f4a_7c15 ^ bytes.len() as u64);
+        for word in bytes.chunks(8) {
+            let mut w = [0u8; 8];
+            w[..word.len()].copy_from_slice(word);
+            h = mix(h ^ u64::from_le_bytes(w));
+        }
+        h
+    }
+
     /// The key of 81 cells, each `base` plus its value (`0` for `b'0'`-based text).
     fn packed(cells: &[u8; CELLS], base: u8) -> Key {
         let mut packed = [0u8; CELLS.div_ceil(2)];
@@ -61,6 +78,14 @@ pub struct Keyed<'a> {
     pub puzzle: Option<Grid>,
     /// Its class key.
     pub key: &'a Key,
+}
+
+/// SplitMix64's finaliser: every input bit moves every output bit.
+fn mix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
 }
 
 /// Records per batch keyed in parallel.
@@ -121,6 +146,22 @@ pub fn for_each_keyed<F: FnMut(Keyed<'_>)>(data: &[u8], layout: &Layout, by: Key
     });
     flush(&mut batch, &mut keys, &mut each);
     hand_on(None, &mut each);
+}
+
+/// Calls `each` for every record of `data` (read with `layout`), in input order, with
+/// its line and the span of its own bytes, as [`for_each_keyed`] gives them, without
+/// keys.
+pub fn for_each_span<F: FnMut(u64, Range<usize>)>(data: &[u8], layout: &Layout, mut each: F) {
+    let mut lines = LineStarts::new(data);
+    let mut pending: Option<u64> = None;
+    for_each_record_of(data, layout, |r| {
+        if let Some(line) = pending.replace(r.line) {
+            each(line, lines.record_span(line, Some(r.line)));
+        }
+    });
+    if let Some(line) = pending {
+        each(line, lines.record_span(line, None));
+    }
 }
 
 /// Finds line starts by scanning forward (records come in increasing line order).

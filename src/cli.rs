@@ -69,6 +69,16 @@ pub enum Command {
         Exit status: 0 on success, 1 with --require-disjoint when a test record leaks, \
         2 on bad input, options or output.")]
     Overlap(OverlapArgs),
+    /// Cut a dataset into training and test files with every class of equivalent puzzles
+    /// wholly on one side (leak-free by construction), reproducibly from the seed.
+    #[command(after_help = "Examples:\n  \
+        sudoku-batch split data/magictour-top1465.txt --test 0.1 --seed 7 \
+        --train-out train.txt --test-out test.txt\n\n\
+        The test side gets whole classes, in an order drawn from the seed and the classes' \
+        canonical forms, until it holds the asked share of records (so it overshoots by less \
+        than one class). Records keep their input order and bytes; a CSV header goes to both.\n\n\
+        Exit status: 0 on success, 2 on bad input, options or output.")]
+    Split(SplitArgs),
     /// Time repeated passes of the solver over the records, for each thread count.
     Bench(BenchArgs),
     /// Build a large corpus by validity-preserving random transforms of real puzzles.
@@ -225,10 +235,20 @@ pub struct RunArgs {
     /// Write no header, so that parts' outputs concatenate to the whole's.
     #[arg(long)]
     pub no_header: bool,
-    /// Line number of the input's first line (for a part of a larger input on stdin).
+    /// Line number of the input's first line (for a part of a larger input on stdin);
+    /// at most 2^62, so that line numbers never wrap.
     #[arg(long, value_name = "N", default_value_t = 1,
-          value_parser = clap::value_parser!(u64).range(1..))]
+          value_parser = clap::value_parser!(u64).range(1..=(1 << 62)))]
     pub first_line: u64,
+    /// Write only the rows of records with these statuses (the others are counted in the
+    /// summary and report, not written), e.g. `--only unique`.
+    #[arg(
+        long,
+        value_enum,
+        value_delimiter = ',',
+        value_name = "STATUS[,STATUS]"
+    )]
+    pub only: Vec<StatusArg>,
     /// After the rows, write the JSON report as one line `#sudoku-batch-report {...}`
     /// (for pipes such as Spark's RDD.pipe, where stdout is the only channel back).
     #[arg(long)]
@@ -236,6 +256,21 @@ pub struct RunArgs {
     /// Output selection.
     #[command(flatten)]
     pub out: OutputArgs,
+}
+
+/// A record's status, as written in the `status` column.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum StatusArg {
+    /// Exactly one solution.
+    Unique,
+    /// Two or more solutions.
+    Multiple,
+    /// Solved (`solve`: uniqueness not checked).
+    Solved,
+    /// No solution.
+    Unsolvable,
+    /// Malformed, or clashing givens.
+    Invalid,
 }
 
 /// Pattern of givens for `generate`.
@@ -356,9 +391,9 @@ pub struct GenerateArgs {
     /// Pattern of the givens.
     #[arg(long, value_enum, default_value_t = SymmetryArg::None)]
     pub symmetry: SymmetryArg,
-    /// Keep only puzzles the grader puts at this level.
-    #[arg(long, value_enum, value_name = "LEVEL")]
-    pub difficulty: Option<LevelArg>,
+    /// Keep only puzzles the grader puts at one of these levels (`hard,expert`).
+    #[arg(long, value_enum, value_delimiter = ',', value_name = "LEVEL[,LEVEL]")]
+    pub difficulty: Vec<LevelArg>,
     /// Row layout.
     #[arg(long, value_enum, default_value_t = MadeFormatArg::Csv)]
     pub format: MadeFormatArg,
@@ -528,6 +563,37 @@ pub struct OverlapArgs {
     /// Exit with status 1 when a test record has an equivalent in the training set.
     #[arg(long)]
     pub require_disjoint: bool,
+    /// Print no summary on stderr.
+    #[arg(short, long)]
+    pub quiet: bool,
+}
+
+/// Options of `split`.
+#[derive(Debug, Args)]
+pub struct SplitArgs {
+    /// Input, threads and input format.
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Share of the records to put on the test side, above 0 and below 1.
+    #[arg(long = "test", value_name = "FRACTION")]
+    pub fraction: f64,
+    /// Random seed: the same seed splits the same classes the same way.
+    #[arg(long, default_value_t = 1, value_name = "S")]
+    pub seed: u64,
+    /// What makes two records the same class.
+    #[arg(long, value_enum, default_value_t = ByArg::Canonical)]
+    pub by: ByArg,
+    /// Training output (default: the input's name with `.train` before its extension,
+    /// in the current directory).
+    #[arg(long, value_name = "FILE")]
+    pub train_out: Option<PathBuf>,
+    /// Test output (default: the input's name with `.test` before its extension, in the
+    /// current directory).
+    #[arg(long, value_name = "FILE")]
+    pub test_out: Option<PathBuf>,
+    /// Write a JSON summary (records and classes on each side) here.
+    #[arg(long, value_name = "FILE.json")]
+    pub report: Option<PathBuf>,
     /// Print no summary on stderr.
     #[arg(short, long)]
     pub quiet: bool,

@@ -15,7 +15,8 @@
 //! - exporters: [`report`] (JSON, `.hgrm`), [`plot`] (SVG charts), [`merge`] (reports of a
 //!   run's parts added up);
 //! - command cores: [`bench`](mod@bench), [`corpus`], [`generate`](mod@generate) (making
-//!   puzzles);
+//!   puzzles), [`canon`] (canonical forms), [`classes`] with [`dedupe`] and [`split`]
+//!   (records grouped by equivalence);
 //! - front ends: [`cli`] and [`app`] (the command line), [`serve`] (HTTP).
 //!
 //! ```
@@ -62,6 +63,7 @@ pub mod rows;
 pub mod serve;
 pub mod show;
 pub mod solver;
+pub mod split;
 pub mod validate;
 pub mod variant;
 

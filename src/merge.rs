@@ -18,6 +18,8 @@ pub enum MergeError {
     Empty,
     /// Reports of different commands.
     Commands(String, String),
+    /// A sum does not fit in 64 bits (reports edited or not ours).
+    Overflow(&'static str),
     /// A report's histogram is missing or unreadable (`index` counts from 1).
     Histogram {
         /// Which report.
@@ -36,6 +38,9 @@ impl std::fmt::Display for MergeError {
                     f,
                     "reports of different commands ({a} and {b}) do not add up"
                 )
+            }
+            MergeError::Overflow(what) => {
+                write!(f, "the reports' {what} add up to more than 2^64")
             }
             MergeError::Histogram { index, message } => {
                 write!(f, "report {index}: {message}")
@@ -58,6 +63,7 @@ pub fn merge(reports: &[RunReport]) -> Result<(RunReport, Histogram<u64>), Merge
         .collect::<Vec<_>>()
         .join(", ");
     (merged.records, merged.rows_written, merged.mismatches) = (0, 0, 0);
+    merged.left_out = 0;
     merged.counts = Default::default();
     merged.threads = 0;
     merged.wall_seconds = 0.0;
@@ -76,6 +82,11 @@ pub fn merge(reports: &[RunReport]) -> Result<(RunReport, Histogram<u64>), Merge
         }
         let part = if r.histogram.is_empty() && r.records == 0 {
             new_histogram()
+        } else if r.histogram.is_empty() {
+            return Err(MergeError::Histogram {
+                index: i + 1,
+                message: format!("{} records but no histogram", r.records),
+            });
         } else {
             decode_histogram(&r.histogram).map_err(|message| MergeError::Histogram {
                 index: i + 1,
@@ -88,17 +99,30 @@ pub fn merge(reports: &[RunReport]) -> Result<(RunReport, Histogram<u64>), Merge
             index: i + 1,
             message: format!("cannot add: {e:?}"),
         })?;
-        merged.records += r.records;
-        merged.rows_written += r.rows_written;
-        merged.mismatches += r.mismatches;
-        merged.counts.merge(&r.counts);
-        merged.threads += r.threads;
+        add(&mut merged.records, r.records, "records")?;
+        add(&mut merged.rows_written, r.rows_written, "rows written")?;
+        add(&mut merged.left_out, r.left_out, "rows left out")?;
+        add(&mut merged.mismatches, r.mismatches, "mismatches")?;
+        let c = &mut merged.counts;
+        add(&mut c.unique, r.counts.unique, "unique counts")?;
+        add(&mut c.multiple, r.counts.multiple, "multiple counts")?;
+        add(&mut c.solved, r.counts.solved, "solved counts")?;
+        add(&mut c.unsolvable, r.counts.unsolvable, "unsolvable counts")?;
+        add(&mut c.invalid, r.counts.invalid, "invalid counts")?;
+        merged.threads = merged
+            .threads
+            .checked_add(r.threads)
+            .ok_or(MergeError::Overflow("threads"))?;
         merged.wall_seconds = merged.wall_seconds.max(r.wall_seconds);
         if let Some(n) = r.disagree {
-            *merged.disagree.get_or_insert(0) += n;
+            add(merged.disagree.get_or_insert(0), n, "disagreements")?;
         }
         if let Some(n) = r.cross_checked {
-            *merged.cross_checked.get_or_insert(0) += n;
+            add(
+                merged.cross_checked.get_or_insert(0),
+                n,
+                "cross-checked records",
+            )?;
         }
         for &line in &r.first_disagree {
             if merged.first_disagree.len() < 10 {
@@ -112,16 +136,16 @@ pub fn merge(reports: &[RunReport]) -> Result<(RunReport, Histogram<u64>), Merge
         }
         if let Some(levels) = &r.difficulty {
             let total = merged.difficulty.get_or_insert_with(Default::default);
-            total.easy += levels.easy;
-            total.medium += levels.medium;
-            total.hard += levels.hard;
-            total.expert += levels.expert;
-            total.extreme += levels.extreme;
+            add(&mut total.easy, levels.easy, "difficulty counts")?;
+            add(&mut total.medium, levels.medium, "difficulty counts")?;
+            add(&mut total.hard, levels.hard, "difficulty counts")?;
+            add(&mut total.expert, levels.expert, "difficulty counts")?;
+            add(&mut total.extreme, levels.extreme, "difficulty counts")?;
         }
         if let Some(givens) = &r.givens {
             let total = merged.givens.get_or_insert_with(Default::default);
             for (&g, &n) in givens {
-                *total.entry(g).or_default() += n;
+                add(total.entry(g).or_default(), n, "givens counts")?;
             }
         }
     }
@@ -133,4 +157,10 @@ pub fn merge(reports: &[RunReport]) -> Result<(RunReport, Histogram<u64>), Merge
     merged.latency_ns = Latency::from_histogram(&histogram);
     merged.histogram = encode_histogram(&histogram);
     Ok((merged, histogram))
+}
+
+/// `total += n`, or the overflow named `what`.
+fn add(total: &mut u64, n: u64, what: &'static str) -> Result<(), MergeError> {
+    *total = total.checked_add(n).ok_or(MergeError::Overflow(what))?;
+    Ok(())
 }

@@ -37,6 +37,15 @@ pub enum Status {
 }
 
 impl Status {
+    /// Every status, in column order of the reports.
+    pub const ALL: [Status; 5] = [
+        Status::Unique,
+        Status::Multiple,
+        Status::Solved,
+        Status::Unsolvable,
+        Status::Invalid,
+    ];
+
     /// The status word written in the `status` column.
     pub fn word(self) -> &'static str {
         match self {
@@ -46,6 +55,35 @@ impl Status {
             Status::Unsolvable => "unsolvable",
             Status::Invalid => "invalid",
         }
+    }
+}
+
+/// A set of statuses (`--only unique,multiple`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StatusSet(u8);
+
+impl StatusSet {
+    /// Every status.
+    pub const ALL: StatusSet = StatusSet(0b1_1111);
+
+    /// The set holding `statuses`.
+    pub fn of(statuses: &[Status]) -> StatusSet {
+        StatusSet(statuses.iter().fold(0, |bits, &s| bits | StatusSet::bit(s)))
+    }
+
+    /// True when `status` is in the set.
+    #[inline]
+    pub fn contains(self, status: Status) -> bool {
+        self.0 & StatusSet::bit(status) != 0
+    }
+
+    /// The statuses in the set, in [`Status`] order.
+    pub fn iter(self) -> impl Iterator<Item = Status> {
+        Status::ALL.into_iter().filter(move |&s| self.contains(s))
+    }
+
+    fn bit(status: Status) -> u8 {
+        1 << status as u8
     }
 }
 
@@ -217,8 +255,12 @@ pub struct RunReport {
     pub input: String,
     /// Records read from the input.
     pub records: u64,
-    /// Rows written to the output (equals `records` on every successful run).
+    /// Rows written to the output (equals `records` less `left_out` on every successful
+    /// run).
     pub rows_written: u64,
+    /// Records whose rows `--only` left out.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub left_out: u64,
     /// Records per status.
     pub counts: StatusCounts,
     /// Records whose solution given in the input differs from the computed one.
@@ -255,6 +297,10 @@ pub struct RunReport {
     pub histogram: String,
 }
 
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
 /// A histogram as HdrHistogram's V2 deflate encoding, in base64.
 pub fn encode_histogram(h: &Histogram<u64>) -> String {
     use base64::Engine as _;
@@ -283,13 +329,19 @@ impl RunReport {
     /// Writes the human summary shown on stderr.
     pub fn write_summary(&self, out: &mut dyn Write) -> io::Result<()> {
         let c = &self.counts;
+        let accounted = self.rows_written.checked_add(self.left_out);
         writeln!(
             out,
-            "{}: {} records in, {} rows out{}",
+            "{}: {} records in, {} rows out{}{}",
             self.input,
             self.records,
             self.rows_written,
-            if self.records == self.rows_written {
+            if self.left_out > 0 {
+                format!(" ({} left out by --only)", self.left_out)
+            } else {
+                String::new()
+            },
+            if accounted == Some(self.records) {
                 ""
             } else {
                 " (MISMATCH: records lost)"

@@ -238,3 +238,132 @@ fn refusals_name_what_is_wrong() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("classic 9x9"));
 }
+
+/// Runs `split` on `input` with `args`; returns the train and test files' texts.
+fn split_of(input: &std::path::Path, args: &[&str]) -> (String, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let (train, test) = (dir.path().join("train"), dir.path().join("test"));
+    let out = bin()
+        .arg("split")
+        .arg(input)
+        .args(args)
+        .arg("--train-out")
+        .arg(&train)
+        .arg("--test-out")
+        .arg(&test)
+        .arg("-q")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (
+        std::fs::read_to_string(train).unwrap(),
+        std::fs::read_to_string(test).unwrap(),
+    )
+}
+
+#[test]
+fn split_keeps_classes_whole_and_order_and_is_reproducible() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("corpus.txt");
+    stdout_of(&[
+        "corpus",
+        "--from",
+        data("magictour-top1465.txt").to_str().unwrap(),
+        "--count",
+        "4000",
+        "--seed",
+        "2",
+        "-o",
+        corpus.to_str().unwrap(),
+    ]);
+    let rows = canon_rows(corpus.to_str().unwrap());
+    let input = std::fs::read_to_string(&corpus).unwrap();
+    let lines: Vec<&str> = input.lines().collect();
+    let (train, test) = split_of(&corpus, &["--test", "0.25", "--seed", "11"]);
+    // Every record on exactly one side, each side in input order: the two sides merge
+    // back into the input by line, so mark each input line with its side.
+    let (train_lines, test_lines): (Vec<&str>, Vec<&str>) =
+        (train.lines().collect(), test.lines().collect());
+    assert_eq!(train_lines.len() + test_lines.len(), lines.len());
+    let (mut a, mut b) = (0, 0);
+    let mut side_of_form: HashMap<&str, bool> = HashMap::new();
+    for (text, (_, _, form, _)) in lines.iter().zip(&rows) {
+        let in_test = if a < train_lines.len() && train_lines[a] == *text {
+            a += 1;
+            false
+        } else {
+            assert_eq!(test_lines[b], *text, "records out of order");
+            b += 1;
+            true
+        };
+        // No class on both sides.
+        assert_eq!(*side_of_form.entry(form).or_insert(in_test), in_test);
+    }
+    // About a quarter on the test side, short of it by less than the largest class.
+    let target = 1000;
+    let mut sizes: HashMap<&str, usize> = HashMap::new();
+    for (_, _, form, _) in &rows {
+        *sizes.entry(form).or_default() += 1;
+    }
+    let largest = *sizes.values().max().unwrap();
+    assert!(test_lines.len() >= target && test_lines.len() < target + largest);
+    // The same seed, the same split; another seed, another one.
+    assert_eq!(
+        split_of(&corpus, &["--test", "0.25", "--seed", "11"]),
+        (train.clone(), test)
+    );
+    assert_ne!(
+        split_of(&corpus, &["--test", "0.25", "--seed", "12"]).0,
+        train
+    );
+    // No leak, as overlap sees it.
+    let (train_file, test_file) = (dir.path().join("a.txt"), dir.path().join("b.txt"));
+    let (train, test) = split_of(&corpus, &["--test", "0.25", "--seed", "11"]);
+    std::fs::write(&train_file, train).unwrap();
+    std::fs::write(&test_file, test).unwrap();
+    let out = bin()
+        .arg("overlap")
+        .args([&train_file, &test_file])
+        .args(["--require-disjoint", "-q", "-o", "/dev/null"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+}
+
+#[test]
+fn split_of_a_csv_puts_the_header_on_both_sides() {
+    let path = data("kaggle-3m-curated5000.csv");
+    let (train, test) = split_of(&path, &["--test", "0.1", "--by", "text"]);
+    let input = std::fs::read_to_string(&path).unwrap();
+    let header = input.lines().next().unwrap();
+    assert_eq!(train.lines().next(), Some(header));
+    assert_eq!(test.lines().next(), Some(header));
+    assert_eq!(train.lines().count() + test.lines().count(), 5000 + 2);
+    assert_eq!(test.lines().count() - 1, 500);
+}
+
+#[test]
+fn split_refuses_a_fraction_outside_zero_to_one_and_unnamed_stdin_sides() {
+    for fraction in ["0", "1", "1.5", "-0.1", "NaN"] {
+        let out = bin()
+            .args([
+                "split",
+                data("norvig-top95.txt").to_str().unwrap(),
+                "--test",
+                fraction,
+            ])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "--test {fraction}");
+    }
+    let out = bin()
+        .args(["split", "-", "--test", "0.5"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--train-out"));
+}

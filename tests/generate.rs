@@ -166,6 +166,14 @@ fn difficulty_filter_keeps_that_level() {
         assert!(rows.iter().all(|m| m.difficulty == level));
         assert!(Level::parse(level).is_some());
     }
+    // A list keeps any of its levels, and both turn up in 30 puzzles.
+    let rows = made(&generate(&["--count", "30", "--difficulty", "easy,expert"]));
+    check_rows(&rows, 30);
+    assert!(rows
+        .iter()
+        .all(|m| m.difficulty == "easy" || m.difficulty == "expert"));
+    assert!(rows.iter().any(|m| m.difficulty == "easy"));
+    assert!(rows.iter().any(|m| m.difficulty == "expert"));
 }
 
 #[test]

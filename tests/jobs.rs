@@ -183,3 +183,47 @@ fn in_memory_records_report_bad_input_as_invalid() {
     assert_eq!(reasons[3], "digit 4 given twice in row 1");
     assert_eq!(results[0].solution, results[4].solution);
 }
+
+#[test]
+fn only_writes_the_rows_of_the_statuses_named_and_counts_the_rest() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("mixed.txt");
+    let unique =
+        "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+    let multiple =
+        ".................................................................................";
+    std::fs::write(&file, format!("{unique}\n{multiple}\nbad\n{unique}\n")).unwrap();
+    let report = dir.path().join("r.json");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_sudoku-batch"))
+        .args([
+            "classify",
+            file.to_str().unwrap(),
+            "--only",
+            "unique,invalid",
+            "--report",
+        ])
+        .arg(&report)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let rows = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = rows
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').next().unwrap())
+        .collect();
+    assert_eq!(lines, ["1", "3", "4"]);
+    let json: serde_json::Value = serde_json::from_slice(&std::fs::read(&report).unwrap()).unwrap();
+    assert_eq!(
+        (json["records"].as_u64(), json["rows_written"].as_u64()),
+        (Some(4), Some(3))
+    );
+    assert_eq!(json["left_out"].as_u64(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("1 left out by --only"));
+    // A status the command never writes is refused.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_sudoku-batch"))
+        .args(["solve", file.to_str().unwrap(), "--only", "unique"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}

@@ -227,7 +227,7 @@ fn chunk_costs_with<J: Job>(
 #[test]
 fn generating_allocates_nothing_per_puzzle() {
     use sudoku_batch::generate::{Pattern, Spec, Target};
-    use sudoku_batch::grader::Level;
+    use sudoku_batch::grader::{Level, Levels};
     use sudoku_batch::jobs::Generate;
     use sudoku_batch::report::Status;
     use sudoku_batch::rows::Row;
@@ -237,7 +237,11 @@ fn generating_allocates_nothing_per_puzzle() {
     for (pattern, target, level) in [
         (Pattern::None, Target::Minimal, None),
         (Pattern::Rot180, Target::Givens(28), None),
-        (Pattern::None, Target::Minimal, Some(Level::Hard)),
+        (
+            Pattern::None,
+            Target::Minimal,
+            Some(Levels::of(&[Level::Hard, Level::Expert])),
+        ),
     ] {
         let generate = Generate::new(Spec { pattern, target }, 3, level, true);
         let mut out = Vec::with_capacity(1 << 20);
@@ -480,6 +484,50 @@ fn dedupe_allocates_nothing_per_record() {
             })
         })
     };
+    let (small, large) = (cost(&corpus(1_000)), cost(&corpus(12_000)));
+    assert!(
+        large <= small + 8,
+        "1,000 records: {small}, 12,000: {large}"
+    );
+}
+
+#[test]
+fn split_allocates_nothing_per_record() {
+    use sudoku_batch::classes::KeyBy;
+    use sudoku_batch::input::{detect_layout, ColumnChoice};
+    let source = std::fs::read_to_string(common::data("norvig-top95.txt")).unwrap();
+    let lines: Vec<&str> = source.lines().collect();
+    let corpus = |n: usize| -> Vec<u8> {
+        (0..n)
+            .map(|i| format!("{}\n", lines[i % lines.len()]))
+            .collect::<String>()
+            .into_bytes()
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    let cost = |bytes: &[u8]| {
+        let layout = detect_layout(bytes, None, &ColumnChoice::Auto).unwrap();
+        let (mut train, mut test) = (
+            Vec::with_capacity(bytes.len()),
+            Vec::with_capacity(bytes.len()),
+        );
+        let split = |train: &mut Vec<u8>, test: &mut Vec<u8>| {
+            sudoku_batch::split::split(bytes, &layout, KeyBy::Canonical, 0.3, 5, train, test)
+                .unwrap()
+        };
+        // Warm-up: the thread pool's own first-use costs.
+        pool.install(|| split(&mut Vec::new(), &mut Vec::new()));
+        pool.install(|| {
+            allocations(|| {
+                let r = split(&mut train, &mut test);
+                assert_eq!(r.classes, 94);
+            })
+        })
+    };
+    // One class number per record grows by doubling: a few more allocations for 12
+    // times the records, not one per record.
     let (small, large) = (cost(&corpus(1_000)), cost(&corpus(12_000)));
     assert!(
         large <= small + 8,

@@ -16,7 +16,7 @@ use rayon::prelude::*;
 use sudoku_batch::batch::{run_puzzles, RecordResult};
 use sudoku_batch::engine::Engine;
 use sudoku_batch::generate::{Pattern, Spec, Target, MIN_GIVENS};
-use sudoku_batch::grader::Level;
+use sudoku_batch::grader::Levels;
 use sudoku_batch::input::{open_file, ColumnChoice};
 use sudoku_batch::jobs::{Classify, Generate, Grade, Job, Solve};
 use sudoku_batch::output::Output;
@@ -255,9 +255,10 @@ fn generate(
     };
     let level = match difficulty {
         None => None,
-        Some(name) => Some(Level::parse(name).ok_or_else(|| {
+        Some(name) => Some(Levels::parse(name).ok_or_else(|| {
             PyValueError::new_err(format!(
-                "difficulty {name:?}: use easy, medium, hard, expert or extreme"
+                "difficulty {name:?}: use easy, medium, hard, expert or extreme, or a \
+                 comma-separated list of them"
             ))
         })?),
     };

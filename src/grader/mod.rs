@@ -72,6 +72,45 @@ impl Level {
     }
 }
 
+/// A set of levels (`generate --difficulty hard,expert`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Levels(u8);
+
+impl Levels {
+    /// The set holding `levels`.
+    pub fn of(levels: &[Level]) -> Levels {
+        Levels(levels.iter().fold(0, |bits, &l| bits | 1 << l as u8))
+    }
+
+    /// The set named by a comma-separated list (`hard,expert`); `None` when a name is
+    /// not a level or the list is empty.
+    pub fn parse(list: &str) -> Option<Levels> {
+        let levels: Option<Vec<Level>> = list.split(',').map(|n| Level::parse(n.trim())).collect();
+        levels.filter(|l| !l.is_empty()).map(|l| Levels::of(&l))
+    }
+
+    /// True when `level` is in the set.
+    pub fn contains(self, level: Level) -> bool {
+        self.0 & 1 << level as u8 != 0
+    }
+}
+
+impl std::fmt::Display for Levels {
+    /// `hard`, `hard or expert`, `easy, hard or expert`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let names: Vec<&str> = Level::ALL
+            .into_iter()
+            .filter(|&l| self.contains(l))
+            .map(Level::name)
+            .collect();
+        match names.split_last() {
+            None => Ok(()),
+            Some((last, [])) => f.write_str(last),
+            Some((last, rest)) => write!(f, "{} or {last}", rest.join(", ")),
+        }
+    }
+}
+
 /// A puzzle's grade.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Grade {

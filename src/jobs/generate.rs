@@ -9,7 +9,7 @@ use std::fmt;
 use super::{Columns, Value};
 use crate::engine::Engine;
 use crate::generate::{make, record_rng, BoardPlan, Made, MadeBoard, Orbits, Spec};
-use crate::grader::{self, Level};
+use crate::grader::{self, Levels};
 use crate::report::Breakdown;
 use crate::solver::Classification;
 use crate::variant::{VariantSolver, MAX_CELLS};
@@ -27,7 +27,7 @@ pub struct Generate {
     spec: Spec,
     orbits: Orbits,
     seed: u64,
-    level: Option<Level>,
+    levels: Option<Levels>,
     graded: bool,
     /// Variant boards instead of classic 9x9 grids.
     boards: Option<Box<BoardPlan>>,
@@ -38,8 +38,8 @@ pub struct Generate {
 pub struct GenerateError {
     /// The 1-based record number.
     pub record: u64,
-    /// The level asked for, if any.
-    pub level: Option<Level>,
+    /// The levels asked for, if any.
+    pub levels: Option<Levels>,
     /// Full grids or boards tried.
     pub attempts: u64,
 }
@@ -47,8 +47,8 @@ pub struct GenerateError {
 impl fmt::Display for GenerateError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "record {}: no puzzle", self.record)?;
-        if let Some(level) = self.level {
-            write!(f, " of level {}", level.name())?;
+        if let Some(levels) = self.levels {
+            write!(f, " of level {levels}")?;
         }
         write!(
             f,
@@ -91,16 +91,16 @@ impl Columns for Generated {
 }
 
 impl Generate {
-    /// Puzzles to `spec`, from `seed`, keeping only `level` when given. Puzzles are
-    /// graded when `graded` or when a level is asked for (grading a hard puzzle costs
-    /// more than making it).
-    pub fn new(spec: Spec, seed: u64, level: Option<Level>, graded: bool) -> Generate {
+    /// Puzzles to `spec`, from `seed`, keeping only those of `levels` when given.
+    /// Puzzles are graded when `graded` or when levels are asked for (grading a hard
+    /// puzzle costs more than making it).
+    pub fn new(spec: Spec, seed: u64, levels: Option<Levels>, graded: bool) -> Generate {
         Generate {
             spec,
             orbits: Orbits::new(spec.pattern),
             seed,
-            level,
-            graded: graded || level.is_some(),
+            levels,
+            graded: graded || levels.is_some(),
             boards: None,
         }
     }
@@ -157,7 +157,7 @@ impl Generate {
         }
         Err(GenerateError {
             record: index + 1,
-            level: None,
+            levels: None,
             attempts,
         })
     }
@@ -183,8 +183,8 @@ impl Generate {
                 None
             };
             if self
-                .level
-                .is_some_and(|l| grade.map(|g| g.level) != Some(l))
+                .levels
+                .is_some_and(|l| !grade.is_some_and(|g| l.contains(g.level)))
             {
                 continue;
             }
@@ -193,7 +193,7 @@ impl Generate {
         }
         Err(GenerateError {
             record: index + 1,
-            level: self.level,
+            levels: self.levels,
             attempts,
         })
     }

@@ -32,7 +32,7 @@ use crate::generate::{Made, MadeBoard};
 use crate::input::{detect_layout, ColumnChoice, Format, InputBytes, InputError, Layout};
 use crate::jobs::{Columns, Generate, GenerateError, Generated, Job};
 use crate::output::{Output, OutputError};
-use crate::report::{encode_histogram, new_histogram, Latency, RunReport, Status};
+use crate::report::{encode_histogram, new_histogram, Latency, RunReport, Status, StatusSet};
 use crate::rows::{BoardRow, BoardTexts, OutputFormat, Row, RowWriter};
 use crate::solver::Solver;
 use crate::variant::{BoardRules, Symbols, VariantSolver, MAX_CELLS};
@@ -62,6 +62,8 @@ pub struct RunOptions {
     pub pool: Option<Arc<ThreadPool>>,
     /// How records are read as variant boards (`--size`, `--variant`, `--symbols`).
     pub boards: BoardRules,
+    /// Statuses whose rows are written (`--only`); the others are counted, not written.
+    pub only: StatusSet,
 }
 
 impl RunOptions {
@@ -78,6 +80,7 @@ impl RunOptions {
             first_line: 1,
             pool: None,
             boards: BoardRules::default(),
+            only: StatusSet::ALL,
         }
     }
 }
@@ -190,7 +193,7 @@ fn run_source<J: Job, R: Read>(
         .max(1);
     let workers: Vec<Mutex<Worker<J>>> =
         (0..threads).map(|_| Mutex::new(Worker::new(job))).collect();
-    let rows = RowWriter::new(options.output_format, Some(layout));
+    let rows = RowWriter::new(options.output_format, Some(layout)).only(options.only);
     let boards = BoardSetup::new(options.boards.clone());
     let setup = Setup {
         job,
@@ -394,6 +397,7 @@ impl Driven {
             input: String::new(),
             records,
             rows_written: self.rows,
+            left_out: self.tally.left_out,
             counts: self.tally.counts,
             mismatches: self.tally.mismatches,
             wall_seconds: wall,

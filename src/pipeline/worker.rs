@@ -107,6 +107,8 @@ pub struct Tally {
     pub breakdown: Breakdown,
     /// Rows formatted.
     pub rows: u64,
+    /// Records whose rows `--only` left out.
+    pub left_out: u64,
     /// Records classified by two engines (`--cross-check`).
     pub checked: u64,
     /// Records on which two engines disagreed (`--cross-check`).
@@ -167,6 +169,7 @@ impl Tally {
         self.mismatches += part.mismatches;
         self.breakdown.merge(&part.breakdown);
         self.rows += part.rows;
+        self.left_out += part.left_out;
         for &line in &part.not_unique[..part.not_unique_len] {
             self.keep_not_unique(line);
         }
@@ -278,6 +281,10 @@ pub fn process_chunk<J: Job>(
         let mismatch = mismatch(&record, answer.solution.as_ref());
         tally.add(record.line, answer.status, mismatch, uniqueness);
         tally.count_extra(record.line, &answer.extra);
+        if !rows.keeps(answer.status) {
+            tally.left_out += 1;
+            return;
+        }
         rows.row(
             &Row {
                 line: record.line,
@@ -359,6 +366,10 @@ fn board_row<J: Job>(
     };
     tally.add(record.line, status, mismatch, job.checks_uniqueness());
     tally.count_extra(record.line, &extra);
+    if !rows.keeps(status) {
+        tally.left_out += 1;
+        return;
+    }
     let mut texts: BoardTexts = ([0; MAX_CELLS], [0; MAX_CELLS]);
     let board = parsed.as_ref().ok().map(|board| {
         let symbols = boards.symbols(board.side());

@@ -17,7 +17,7 @@ use std::fmt;
 use crate::grid::{Clash, Grid};
 use crate::input::{Format, Layout, RecordError};
 use crate::jobs::Columns;
-use crate::report::Status;
+use crate::report::{Status, StatusSet};
 use crate::variant::{Board, BoardError, GeometryError, Symbols, UnitKind, MAX_CELLS};
 
 /// The columns every job writes, in order, before its own.
@@ -195,6 +195,8 @@ pub struct RowWriter {
     format: OutputFormat,
     /// The input's puzzle column name when the input is CSV (used in reasons).
     csv_column: Option<String>,
+    /// Statuses whose rows are written (`--only`); every status by default.
+    only: StatusSet,
 }
 
 impl RowWriter {
@@ -205,7 +207,22 @@ impl RowWriter {
             csv_column: layout
                 .filter(|l| l.format == Format::Csv)
                 .map(|l| l.puzzle_name.clone()),
+            only: StatusSet::ALL,
         }
+    }
+
+    /// The same writer, writing only rows of `statuses` (`--only`).
+    pub fn only(self, statuses: StatusSet) -> RowWriter {
+        RowWriter {
+            only: statuses,
+            ..self
+        }
+    }
+
+    /// True when rows of `status` are written; the others are counted as left out.
+    #[inline]
+    pub fn keeps(&self, status: Status) -> bool {
+        self.only.contains(status)
     }
 
     /// True when every row is exactly one line (all formats but printed grids).

@@ -23,7 +23,7 @@ use super::stream::{
 };
 use crate::batch::{parse_record, run_puzzles_with, write_rows};
 use crate::generate::{Pattern, Spec, Target, MIN_GIVENS};
-use crate::grader::Level;
+use crate::grader::Levels;
 use crate::grid::Unit;
 use crate::input::{ColumnChoice, Format};
 use crate::jobs::{Classify, Generate, Generated, Grade, Job, Solve};
@@ -471,9 +471,10 @@ impl GenerateQuery {
         };
         let level = match self.difficulty.as_deref() {
             None => None,
-            Some(name) => Some(Level::parse(name).ok_or_else(|| {
+            Some(name) => Some(Levels::parse(name).ok_or_else(|| {
                 ApiError::BadQuery(format!(
-                    "difficulty {name:?}: expected easy, medium, hard, expert or extreme"
+                    "difficulty {name:?}: expected easy, medium, hard, expert or extreme, \
+                     or a comma-separated list of them"
                 ))
             })?),
         };
