@@ -117,17 +117,8 @@ pub fn for_each_keyed<F: FnMut(Keyed<'_>)>(data: &[u8], layout: &Layout, by: Key
     };
     let mut flush = |batch: &mut Vec<(u64, Option<Grid>)>, keys: &mut Vec<Key>, each: &mut F| {
         if by == KeyBy::Canonical {
-            let per = batch.len().div_ceil(threads).max(1);
-            keys.par_chunks_mut(per)
-                .zip(batch.par_chunks(per))
-                .zip(canons.par_iter_mut())
-                .for_each(|((keys, records), canon)| {
-                    for (key, (_, puzzle)) in keys.iter_mut().zip(records) {
-                        if let Some(grid) = puzzle {
-                            *key = Key::packed(&canon.canonical(grid).form, b'0');
-                        }
-                    }
-                });
+            let puzzles = |i: usize| batch[i].1.as_ref();
+            canonical_keys(keys, &puzzles, &mut canons);
         }
         for ((line, puzzle), key) in batch.drain(..).zip(keys.drain(..)) {
             hand_on(Some((line, puzzle, key)), each);
@@ -162,6 +153,55 @@ pub fn for_each_span<F: FnMut(u64, Range<usize>)>(data: &[u8], layout: &Layout, 
     if let Some(line) = pending {
         each(line, lines.record_span(line, None));
     }
+}
+
+/// Sets `keys[i]` to the canonical key of `puzzle(i)` wherever that is a puzzle, on the
+/// current rayon pool, one canonicaliser per thread.
+fn canonical_keys<'g, G>(keys: &mut [Key], puzzle: &G, canons: &mut [Canonicalizer])
+where
+    G: Fn(usize) -> Option<&'g Grid> + Sync,
+{
+    let per = keys.len().div_ceil(canons.len().max(1)).max(1);
+    keys.par_chunks_mut(per)
+        .enumerate()
+        .zip(canons.par_iter_mut())
+        .for_each(|((part, keys), canon)| {
+            for (i, key) in keys.iter_mut().enumerate() {
+                if let Some(grid) = puzzle(part * per + i) {
+                    *key = Key::packed(&canon.canonical(grid).form, b'0');
+                }
+            }
+        });
+}
+
+/// The index of the first puzzle of each class among in-memory puzzles (each text a
+/// whole record, as [`crate::batch::parse_record`] reads it), in order, keyed on the
+/// current rayon pool: what `dedupe` keeps, for front ends without files.
+pub fn first_of_each_class<P: AsRef<[u8]> + Sync>(puzzles: &[P], by: KeyBy) -> Vec<usize> {
+    let grids: Vec<Option<Grid>> = puzzles
+        .par_iter()
+        .map(|p| crate::batch::parse_record(p.as_ref()).ok())
+        .collect();
+    let mut keys: Vec<Key> = grids
+        .iter()
+        .zip(puzzles)
+        .map(|(grid, text)| match grid {
+            Some(grid) if by == KeyBy::Text => Key::packed(grid.cells(), 0),
+            Some(_) => Key::Cells([0; CELLS.div_ceil(2)]),
+            None => Key::Malformed(Box::from(text.as_ref().trim_ascii())),
+        })
+        .collect();
+    if by == KeyBy::Canonical {
+        let threads = rayon::current_num_threads().max(1);
+        let mut canons: Vec<Canonicalizer> = (0..threads).map(|_| Canonicalizer::new()).collect();
+        canonical_keys(&mut keys, &|i: usize| grids[i].as_ref(), &mut canons);
+    }
+    let mut seen = std::collections::HashSet::with_capacity(keys.len());
+    keys.iter()
+        .enumerate()
+        .filter(|(_, key)| seen.insert(*key))
+        .map(|(i, _)| i)
+        .collect()
 }
 
 /// Finds line starts by scanning forward (records come in increasing line order).

@@ -661,3 +661,41 @@ fn sigterm_lets_requests_in_flight_finish_then_exits_0() {
     };
     assert_eq!(status.code(), Some(0));
 }
+
+#[test]
+fn canon_answers_json_and_datasets_as_the_cli_does() {
+    let server = Server::start(&[]);
+    let path = common::data("norvig-top95.txt");
+    let cli = common::stdout_of(&["canon", path.to_str().unwrap(), "-q"]);
+    let served = answer(
+        ureq::post(&server.url("/v1/canon"))
+            .set("content-type", "text/plain")
+            .send_bytes(&std::fs::read(&path).unwrap()),
+    );
+    assert_eq!(served.status, 200, "{}", served.body);
+    assert!(
+        served.body.as_bytes() == cli,
+        "canon rows differ from the CLI's"
+    );
+    // JSON: the CLI's canonical column, and nothing for a malformed puzzle.
+    let forms: Vec<String> = String::from_utf8(cli)
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').nth(6).unwrap().to_string())
+        .collect();
+    let mut sent = puzzles("norvig-top95.txt");
+    sent.truncate(10);
+    sent.push("12x".into());
+    let body = serde_json::json!({ "puzzles": sent }).to_string();
+    let canon = post(&server.url("/v1/canon"), "application/json", &body);
+    assert_eq!(canon.status, 200, "{}", canon.body);
+    let results = canon.json()["results"].as_array().unwrap().clone();
+    assert_eq!(results.len(), 11);
+    for (row, form) in results[..10].iter().zip(&forms) {
+        assert_eq!(row["canonical"].as_str(), Some(form.as_str()), "{row}");
+        assert_eq!(row["automorphisms"], 1);
+    }
+    assert_eq!(results[10]["status"], "invalid");
+    assert!(results[10]["canonical"].is_null());
+}

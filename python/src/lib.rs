@@ -14,18 +14,17 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList};
 use rayon::prelude::*;
 use sudoku_batch::batch::{run_puzzles, RecordResult};
+use sudoku_batch::classes::{first_of_each_class, KeyBy};
 use sudoku_batch::engine::Engine;
 use sudoku_batch::generate::{Pattern, Spec, Target, MIN_GIVENS};
 use sudoku_batch::grader::Levels;
 use sudoku_batch::input::{open_file, ColumnChoice};
-use sudoku_batch::jobs::{Classify, Generate, Grade, Job, Solve};
+use sudoku_batch::jobs::{Canon, Classify, Generate, Grade, Job, Solve};
 use sudoku_batch::output::Output;
 use sudoku_batch::pipeline::{run_file, RunOptions};
 use sudoku_batch::report::Status;
-use sudoku_batch::rows::Reason;
 use sudoku_batch::solver::Solver;
 use sudoku_batch::variant::BoardRules;
-use sudoku_batch::Grid;
 
 /// Records run between two checks for Ctrl-C.
 const SLICE: usize = 1 << 16;
@@ -49,6 +48,11 @@ fn pool(threads: Option<usize>) -> PyResult<rayon::ThreadPool> {
 /// wraps them without a Python object per puzzle.
 type Results = (Py<PyBytes>, Py<PyBytes>, Vec<(usize, String)>);
 
+/// `canon`'s own results: the canonical forms, 81 ASCII digits each (81 spaces for a
+/// malformed puzzle, which has none), and the automorphism counts (0 for malformed
+/// puzzles).
+type Forms = Option<(Py<PyBytes>, Vec<u64>)>;
+
 /// Status words by code, as the Python side maps them.
 const STATUS_WORDS: [&str; 5] = ["unique", "multiple", "solved", "unsolvable", "invalid"];
 
@@ -66,7 +70,7 @@ fn run<J: Job, P: AsRef<[u8]> + Sync>(
     job: &J,
     puzzles: &[P],
     threads: Option<usize>,
-) -> PyResult<Results> {
+) -> PyResult<Vec<RecordResult<J::Extra>>> {
     let pool = pool(threads)?;
     let mut all: Vec<RecordResult<J::Extra>> = Vec::with_capacity(puzzles.len());
     for slice in puzzles.chunks(SLICE) {
@@ -75,26 +79,23 @@ fn run<J: Job, P: AsRef<[u8]> + Sync>(
             return Err(PyKeyboardInterrupt::new_err("interrupted"));
         }
     }
-    collect(py, all.iter().map(|r| (r.status, r.solution, r.reason)))
+    Ok(all)
 }
 
 /// Flat buffers of statuses and solutions, and the reasons of invalid records.
-fn collect(
-    py: Python<'_>,
-    results: impl ExactSizeIterator<Item = (Status, Option<Grid>, Option<Reason>)>,
-) -> PyResult<Results> {
+fn collect<E>(py: Python<'_>, results: &[RecordResult<E>]) -> PyResult<Results> {
     let n = results.len();
     let mut statuses = Vec::with_capacity(n);
     let mut solutions = vec![b'.'; n * 81];
     let mut reasons = Vec::new();
-    for (i, (status, solution, reason)) in results.enumerate() {
-        statuses.push(status_code(status));
-        if let Some(s) = solution {
+    for (i, r) in results.iter().enumerate() {
+        statuses.push(status_code(r.status));
+        if let Some(s) = r.solution {
             let mut line = [0u8; 81];
             s.write_line(&mut line);
             solutions[i * 81..i * 81 + 81].copy_from_slice(&line);
         }
-        if let Some(reason) = reason {
+        if let Some(reason) = r.reason {
             reasons.push((i, reason.to_string()));
         }
     }
@@ -110,15 +111,35 @@ fn by_name<P: AsRef<[u8]> + Sync>(
     job: &str,
     puzzles: &[P],
     threads: Option<usize>,
-) -> PyResult<Results> {
+) -> PyResult<(Results, Forms)> {
     match job {
-        "solve" => run(py, &Solve::new(), puzzles, threads),
-        "classify" => run(py, &Classify::new(), puzzles, threads),
+        "solve" => Ok((
+            collect(py, &run(py, &Solve::new(), puzzles, threads)?)?,
+            None,
+        )),
+        "classify" => Ok((
+            collect(py, &run(py, &Classify::new(), puzzles, threads)?)?,
+            None,
+        )),
+        "canon" => {
+            let results = run(py, &Canon::new(), puzzles, threads)?;
+            let mut forms = vec![b' '; results.len() * 81];
+            let mut automorphisms = Vec::with_capacity(results.len());
+            for (i, r) in results.iter().enumerate() {
+                let canonical = r.extra.canonical;
+                if let Some(c) = &canonical {
+                    forms[i * 81..i * 81 + 81].copy_from_slice(&c.form);
+                }
+                automorphisms.push(canonical.map_or(0, |c| c.automorphisms));
+            }
+            let forms = PyBytes::new_bound(py, &forms).unbind();
+            Ok((collect(py, &results)?, Some((forms, automorphisms))))
+        }
         other => Err(PyValueError::new_err(format!("unknown job {other:?}"))),
     }
 }
 
-/// Puzzle texts (str or bytes) through `job` ("solve" or "classify").
+/// Puzzle texts (str or bytes) through `job` ("solve", "classify" or "canon").
 #[pyfunction]
 #[pyo3(signature = (job, puzzles, threads=None))]
 fn run_texts(
@@ -126,7 +147,7 @@ fn run_texts(
     job: &str,
     puzzles: &Bound<'_, PyList>,
     threads: Option<usize>,
-) -> PyResult<Results> {
+) -> PyResult<(Results, Forms)> {
     let texts = texts_of(puzzles)?;
     by_name(py, job, &texts, threads)
 }
@@ -149,17 +170,13 @@ fn texts_of(puzzles: &Bound<'_, PyList>) -> PyResult<Vec<Vec<u8>>> {
     Ok(texts)
 }
 
-/// An (n, 81) uint8 array through `job`: ASCII characters when `ascii` (a NumPy `S81`
-/// array viewed as bytes, read in place), else cell values 0..=9 (0 empty).
-#[pyfunction]
-#[pyo3(signature = (job, cells, ascii, threads=None))]
-fn run_cells(
-    py: Python<'_>,
-    job: &str,
-    cells: PyReadonlyArray2<'_, u8>,
+/// The text of an (n, 81) uint8 array, 81 bytes a puzzle: the bytes themselves when
+/// `ascii` (a NumPy `S81` array viewed as bytes, read in place when contiguous), else
+/// cell values 0..=9 (0 empty) written as digits and `.`.
+fn cell_text<'a>(
+    cells: &'a PyReadonlyArray2<'_, u8>,
     ascii: bool,
-    threads: Option<usize>,
-) -> PyResult<Results> {
+) -> PyResult<std::borrow::Cow<'a, [u8]>> {
     let shape = cells.shape();
     if shape[1] != 81 {
         return Err(PyValueError::new_err(format!(
@@ -167,17 +184,12 @@ fn run_cells(
             shape[0], shape[1]
         )));
     }
-    let owned;
-    let bytes: &[u8] = match cells.as_slice() {
-        Ok(slice) => slice,
-        Err(_) => {
-            owned = cells.as_array().iter().copied().collect::<Vec<u8>>();
-            &owned
-        }
+    let bytes: std::borrow::Cow<'a, [u8]> = match cells.as_slice() {
+        Ok(slice) => slice.into(),
+        Err(_) => cells.as_array().iter().copied().collect::<Vec<u8>>().into(),
     };
     if ascii {
-        let rows: Vec<&[u8]> = bytes.chunks_exact(81).collect();
-        return by_name(py, job, &rows, threads);
+        return Ok(bytes);
     }
     if let Some(bad) = bytes.iter().position(|&v| v > 9) {
         return Err(PyValueError::new_err(format!(
@@ -187,12 +199,74 @@ fn run_cells(
             bytes[bad]
         )));
     }
-    let text: Vec<u8> = bytes
+    Ok(bytes
         .iter()
         .map(|&v| if v == 0 { b'.' } else { b'0' + v })
-        .collect();
+        .collect::<Vec<u8>>()
+        .into())
+}
+
+/// An (n, 81) uint8 array through `job` (see [`cell_text`] for `ascii`).
+#[pyfunction]
+#[pyo3(signature = (job, cells, ascii, threads=None))]
+fn run_cells(
+    py: Python<'_>,
+    job: &str,
+    cells: PyReadonlyArray2<'_, u8>,
+    ascii: bool,
+    threads: Option<usize>,
+) -> PyResult<(Results, Forms)> {
+    let text = cell_text(&cells, ascii)?;
     let rows: Vec<&[u8]> = text.chunks_exact(81).collect();
     by_name(py, job, &rows, threads)
+}
+
+/// The index of the first puzzle of each class, `by` "canonical" or "text".
+fn firsts<P: AsRef<[u8]> + Sync>(
+    py: Python<'_>,
+    puzzles: &[P],
+    by: &str,
+    threads: Option<usize>,
+) -> PyResult<Vec<usize>> {
+    let by = match by {
+        "canonical" => KeyBy::Canonical,
+        "text" => KeyBy::Text,
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "by {other:?}: use \"canonical\" or \"text\""
+            )))
+        }
+    };
+    let pool = pool(threads)?;
+    Ok(py.allow_threads(|| pool.install(|| first_of_each_class(puzzles, by))))
+}
+
+/// The index of the first of each class among puzzle texts.
+#[pyfunction]
+#[pyo3(signature = (puzzles, by, threads=None))]
+fn dedupe_texts(
+    py: Python<'_>,
+    puzzles: &Bound<'_, PyList>,
+    by: &str,
+    threads: Option<usize>,
+) -> PyResult<Vec<usize>> {
+    let texts = texts_of(puzzles)?;
+    firsts(py, &texts, by, threads)
+}
+
+/// The index of the first of each class among the puzzles of an (n, 81) array.
+#[pyfunction]
+#[pyo3(signature = (cells, ascii, by, threads=None))]
+fn dedupe_cells(
+    py: Python<'_>,
+    cells: PyReadonlyArray2<'_, u8>,
+    ascii: bool,
+    by: &str,
+    threads: Option<usize>,
+) -> PyResult<Vec<usize>> {
+    let text = cell_text(&cells, ascii)?;
+    let rows: Vec<&[u8]> = text.chunks_exact(81).collect();
+    firsts(py, &rows, by, threads)
 }
 
 /// Grades puzzle texts: the classify results plus, per puzzle, a level code (index
@@ -214,7 +288,7 @@ fn grade_texts(
         levels.push(r.extra.grade.map_or(255, |g| g.level as u8));
         ratings.push(r.extra.grade.map_or(0, |g| g.rating));
     }
-    let base = collect(py, results.iter().map(|r| (r.status, r.solution, r.reason)))?;
+    let base = collect(py, &results)?;
     Ok((base, PyBytes::new_bound(py, &levels).unbind(), ratings))
 }
 
@@ -339,5 +413,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(classify_file, m)?)?;
     m.add_function(wrap_pyfunction!(grade_texts, m)?)?;
     m.add_function(wrap_pyfunction!(generate, m)?)?;
+    m.add_function(wrap_pyfunction!(dedupe_texts, m)?)?;
+    m.add_function(wrap_pyfunction!(dedupe_cells, m)?)?;
     Ok(())
 }

@@ -20,7 +20,7 @@ import numpy as np
 
 from . import _native
 
-__all__ = ["solve", "classify", "grade", "generate", "classify_file"]
+__all__ = ["solve", "classify", "grade", "generate", "classify_file", "canonical", "dedupe"]
 
 
 _STATUS_WORDS = np.array(["unique", "multiple", "solved", "unsolvable", "invalid"],
@@ -31,33 +31,46 @@ def status_has_no_solution(status):
     return (status == "unsolvable") | (status == "invalid")
 
 
-def _run(job, puzzles, threads, as_arrow):
+def _check_threads(threads):
     if threads is not None and (not isinstance(threads, int) or threads < 1):
         raise ValueError(f"threads must be a positive int, not {threads!r}")
+
+
+def _dispatch(puzzles, on_texts, on_cells):
+    """Calls `on_texts(list of str/bytes)` or `on_cells(uint8 (n, 81) array, ascii)` for
+    any accepted collection of puzzles."""
     if isinstance(puzzles, np.ndarray):
         if puzzles.dtype == np.uint8 and puzzles.ndim == 2:
-            out = _native.run_cells(job, np.ascontiguousarray(puzzles), False, threads)
-        elif puzzles.dtype.kind == "S" and puzzles.dtype.itemsize == 81 and puzzles.ndim == 1:
+            return on_cells(np.ascontiguousarray(puzzles), False)
+        if puzzles.dtype.kind == "S" and puzzles.dtype.itemsize == 81 and puzzles.ndim == 1:
             cells = np.ascontiguousarray(puzzles).view(np.uint8).reshape(len(puzzles), 81)
-            out = _native.run_cells(job, cells, True, threads)
-        elif puzzles.dtype.kind in "USO" and puzzles.ndim == 1:
-            out = _native.run_texts(job, [str(p) if not isinstance(p, bytes) else p
-                                          for p in puzzles.tolist()], threads)
-        else:
-            raise TypeError(f"unsupported array: dtype {puzzles.dtype}, shape {puzzles.shape}; "
-                            "use 81-byte strings (S81) or an (n, 81) uint8 array")
-    elif type(puzzles).__module__.startswith("pandas"):
-        out = _native.run_texts(job, [str(p) for p in puzzles.tolist()], threads)
-    elif type(puzzles).__module__.startswith("pyarrow"):
-        out = _native.run_texts(job, [p if p is not None else "" for p in puzzles.to_pylist()],
-                                threads)
-    elif isinstance(puzzles, (list, tuple)):
-        out = _native.run_texts(job, list(puzzles), threads)
-    elif isinstance(puzzles, (str, bytes)):
+            return on_cells(cells, True)
+        if puzzles.dtype.kind in "USO" and puzzles.ndim == 1:
+            return on_texts([str(p) if not isinstance(p, bytes) else p
+                             for p in puzzles.tolist()])
+        raise TypeError(f"unsupported array: dtype {puzzles.dtype}, shape {puzzles.shape}; "
+                        "use 81-byte strings (S81) or an (n, 81) uint8 array")
+    if type(puzzles).__module__.startswith("pandas"):
+        return on_texts([str(p) for p in puzzles.tolist()])
+    if type(puzzles).__module__.startswith("pyarrow"):
+        return on_texts([p if p is not None else "" for p in puzzles.to_pylist()])
+    if isinstance(puzzles, (list, tuple)):
+        return on_texts(list(puzzles))
+    if isinstance(puzzles, (str, bytes)):
         raise TypeError("puzzles must be a collection of puzzles, not a single str; "
                         "wrap it in a list")
-    else:
-        raise TypeError(f"unsupported puzzles type {type(puzzles).__name__}")
+    raise TypeError(f"unsupported puzzles type {type(puzzles).__name__}")
+
+
+def _native_run(job, puzzles, threads):
+    _check_threads(threads)
+    return _dispatch(puzzles,
+                     lambda texts: _native.run_texts(job, texts, threads),
+                     lambda cells, ascii: _native.run_cells(job, cells, ascii, threads))
+
+
+def _run(job, puzzles, threads, as_arrow):
+    out, _ = _native_run(job, puzzles, threads)
     result = _result(*out)
     if as_arrow:
         import pyarrow as pa
@@ -95,6 +108,33 @@ def _result(codes, solutions, reasons):
     for i, text in reasons:
         reason[i] = text
     return {"status": status, "solution": solution, "reason": reason}
+
+
+def canonical(puzzles, threads=None):
+    """Canonical (minlex) forms: the keys of `classify` plus `canonical` (81 ASCII
+    digits, `0` for empty, dtype S81; equivalent puzzles, under relabelling, band, row,
+    stack and column shuffles and transposition, share one form; empty for malformed
+    puzzles) and `automorphisms` (uint64: transforms that map the puzzle to itself; 0
+    for malformed puzzles). The same forms as `sudoku-batch canon`."""
+    out, (forms, automorphisms) = _native_run("canon", puzzles, threads)
+    result = _result(*out)
+    automorphisms = np.array(automorphisms, dtype=np.uint64)
+    forms = np.frombuffer(forms, dtype="S81").copy()
+    forms[automorphisms == 0] = b""
+    result["canonical"] = forms
+    result["automorphisms"] = automorphisms
+    return result
+
+
+def dedupe(puzzles, by="canonical", threads=None):
+    """Indices (int64) of the first puzzle of each class, in order: what `sudoku-batch
+    dedupe` keeps. `by="canonical"` groups equivalent puzzles, `by="text"` identical
+    cells (`.` and `0` alike); malformed puzzles are grouped by their text."""
+    _check_threads(threads)
+    firsts = _dispatch(puzzles,
+                       lambda texts: _native.dedupe_texts(texts, by, threads),
+                       lambda cells, ascii: _native.dedupe_cells(cells, ascii, by, threads))
+    return np.array(firsts, dtype=np.int64)
 
 
 def solve(puzzles, threads=None, as_arrow=False):

@@ -132,3 +132,50 @@ def test_generate_matches_the_cli():
         sudoku_batch.generate(5, symmetry="spiral")
     with pytest.raises(ValueError):
         sudoku_batch.generate(0)
+
+
+def cli_canon(path):
+    out = subprocess.run([str(BINARY), "canon", str(path), "--quiet"],
+                         check=True, capture_output=True).stdout.decode()
+    return list(csv.DictReader(io.StringIO(out)))
+
+
+@pytest.mark.parametrize("name", ["norvig-top95.txt", "royle-17-clue.txt"])
+def test_canonical_matches_the_cli_for_every_input_type(name):
+    rows = cli_canon(ROOT / "data" / name)[:2000]
+    puzzles = [r["puzzle"] for r in rows]
+    got = sudoku_batch.canonical(puzzles)
+    assert list(got["canonical"].astype(str)) == [r["canonical"] for r in rows]
+    assert list(got["automorphisms"]) == [int(r["automorphisms"]) for r in rows]
+    assert list(got["status"]) == [r["status"] for r in rows]
+    as_bytes = np.array([p.encode() for p in puzzles], dtype="S81")
+    cells = np.array([[0 if c == "." else int(c) for c in p] for p in puzzles], dtype=np.uint8)
+    for other in (as_bytes, cells):
+        assert (sudoku_batch.canonical(other)["canonical"] == got["canonical"]).all()
+
+
+def test_canonical_of_malformed_puzzles_is_empty():
+    got = sudoku_batch.canonical(["12x", "." * 81])
+    assert list(got["status"]) == ["invalid", "multiple"]
+    assert got["canonical"][0] == b"" and got["automorphisms"][0] == 0
+    assert got["canonical"][1] == b"0" * 81 and got["automorphisms"][1] == 3359232
+
+
+def test_dedupe_gives_the_first_of_each_class_as_the_cli_keeps_it(tmp_path):
+    corpus = tmp_path / "corpus.txt"
+    subprocess.run([str(BINARY), "corpus", "--from", str(ROOT / "data" / "norvig-top95.txt"),
+                    "--count", "1500", "--seed", "4", "-o", str(corpus)], check=True)
+    kept = tmp_path / "kept.txt"
+    subprocess.run([str(BINARY), "dedupe", str(corpus), "-o", str(kept), "-q"], check=True)
+    puzzles = corpus.read_text().splitlines()
+    firsts = sudoku_batch.dedupe(puzzles, threads=2)
+    assert firsts.dtype == np.int64
+    assert [puzzles[i] for i in firsts] == kept.read_text().splitlines()
+    assert len(firsts) == 94
+    as_bytes = np.array([p.encode() for p in puzzles], dtype="S81")
+    assert (sudoku_batch.dedupe(as_bytes) == firsts).all()
+    # By text: every relabelled copy is new, the exact repeats are not.
+    by_text = sudoku_batch.dedupe(puzzles + puzzles[:5], by="text")
+    assert len(by_text) == len(set(puzzles))
+    with pytest.raises(ValueError):
+        sudoku_batch.dedupe(puzzles, by="shape")

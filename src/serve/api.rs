@@ -26,7 +26,7 @@ use crate::generate::{Pattern, Spec, Target, MIN_GIVENS};
 use crate::grader::Levels;
 use crate::grid::Unit;
 use crate::input::{ColumnChoice, Format};
-use crate::jobs::{Classify, Generate, Generated, Grade, Job, Solve};
+use crate::jobs::{Canon, Classify, Generate, Generated, Grade, Job, Solve};
 use crate::output::Output;
 use crate::pipeline::{self, run_stream, RunOptions, Worker};
 use crate::report::StatusCounts;
@@ -97,6 +97,11 @@ pub(super) async fn classify(State(s): Shared, permit: Permit, req: Request) -> 
 /// `POST /v1/grade`.
 pub(super) async fn grade(State(s): Shared, permit: Permit, req: Request) -> Response {
     records(s, permit, req, Grade::new(), |s| &s.grade).await
+}
+
+/// `POST /v1/canon`: classify's fields plus `canonical` and `automorphisms`.
+pub(super) async fn canon(State(s): Shared, permit: Permit, req: Request) -> Response {
+    records(s, permit, req, Canon::new(), |s| &s.canon).await
 }
 
 /// The workers a job keeps in the state, one per pool thread.

@@ -127,6 +127,7 @@ fn routes() -> Router<Arc<AppState>> {
         .route("/v1/solve", post(api::solve))
         .route("/v1/classify", post(api::classify))
         .route("/v1/grade", post(api::grade))
+        .route("/v1/canon", post(api::canon))
         .route("/v1/validate", post(api::validate))
         .route("/v1/generate", get(api::generate))
         .fallback(api::not_found)

@@ -10,7 +10,7 @@ use tokio::sync::Semaphore;
 
 use crate::batch::workers;
 use crate::engine::Engine;
-use crate::jobs::{Classify, Grade, Solve};
+use crate::jobs::{Canon, Classify, Grade, Solve};
 use crate::pipeline::Worker;
 use crate::solver::Solver;
 
@@ -24,6 +24,8 @@ pub(super) struct AppState {
     pub classify: Vec<Mutex<Worker<Classify>>>,
     /// See `solve`.
     pub grade: Vec<Mutex<Worker<Grade>>>,
+    /// Workers of `canon`, one per pool thread.
+    pub canon: Vec<Mutex<Worker<Canon>>>,
     /// Engines for `generate`, one per pool thread.
     pub engines: Vec<Mutex<Box<Solver>>>,
     /// Places for requests being worked on.
@@ -51,6 +53,7 @@ impl AppState {
             solve: workers(&Solve::new(), threads),
             classify: workers(&Classify::new(), threads),
             grade: workers(&Grade::new(), threads),
+            canon: workers(&Canon::new(), threads),
             engines: (0..threads).map(|_| Mutex::new(Solver::boxed())).collect(),
             inflight: Arc::new(Semaphore::new(max_inflight.max(1))),
             max_body,
