@@ -118,6 +118,11 @@ const ORDERS: [[u8; 3]; 6] = [
 /// (both orientations) x 1,296 permutations.
 const MAX_PAIRS: usize = 18 * COLUMN_PERMUTATIONS as usize;
 
+/// A column permutation as shifts: source column `c` goes to result column `j`, whose
+/// nibble in a row's code is at bit `shifts[c] = 4 * (8 - j)`. Bytes 9 to 15 are zero
+/// (16 bytes, so that permutations are put together by or-ing words).
+type Shifts = [u8; 16];
+
 /// Digit names so far: `names[d]` is the name given to digit `d` (0 = none yet).
 #[derive(Clone, Copy)]
 struct Names {
@@ -141,8 +146,9 @@ struct Node {
     used: u16,
     /// The band of the row chosen last.
     band: u8,
-    /// Result column `j` comes from source column `perm[j]`, once chosen.
-    perm: Option<[u8; 9]>,
+    /// The column permutation, once chosen, as the shift of each source column's nibble
+    /// in a row's code.
+    perm: Option<Shifts>,
     names: Names,
     /// How many interchangeable transforms this node stands for.
     weight: u64,
@@ -168,7 +174,7 @@ pub struct Canonicalizer {
     /// Transforms reaching `best`.
     count: u64,
     /// (child, column permutation) pairs at the row where permutations are chosen.
-    pairs: Vec<(Child, [u8; 9])>,
+    pairs: Vec<(Child, Shifts)>,
     /// For each pair, its best next row's code (`u64::MAX` when not looked at).
     next_codes: Vec<u64>,
 }
@@ -229,23 +235,29 @@ impl Canonicalizer {
         }
     }
 
-    /// The code of source row `row` (orientation `t`) under `perm`, naming new digits.
+    /// The code of source row `row` (orientation `t`) under the column permutation
+    /// `shifts`, naming new digits. Only the row's givens are visited: their digits are
+    /// placed first, then named from the first cell on (the order names are given in).
     #[inline]
-    fn code(&self, t: u8, row: u8, perm: &[u8; 9], names: &mut Names) -> u64 {
+    fn code(&self, t: u8, row: u8, shifts: &Shifts, names: &mut Names) -> u64 {
         let src = &self.rows[t as usize][row as usize];
+        let mut givens = self.masks[t as usize][row as usize];
+        let mut raw = 0u64;
+        while givens != 0 {
+            let c = givens.trailing_zeros() as usize;
+            givens &= givens - 1;
+            raw |= u64::from(src[c]) << shifts[c];
+        }
         let mut code = 0u64;
-        for &c in perm {
-            let d = src[c as usize] as usize;
-            let v = if d == 0 {
-                0
-            } else {
-                if names.names[d] == 0 {
-                    names.names[d] = names.next;
-                    names.next += 1;
-                }
-                names.names[d]
-            };
-            code = (code << 4) | u64::from(v);
+        while raw != 0 {
+            let shift = (63 - raw.leading_zeros()) & !3;
+            let d = ((raw >> shift) & 0xF) as usize;
+            raw ^= (d as u64) << shift;
+            if names.names[d] == 0 {
+                names.names[d] = names.next;
+                names.next += 1;
+            }
+            code |= u64::from(names.names[d]) << shift;
         }
         code
     }
@@ -307,7 +319,7 @@ impl Canonicalizer {
 
     /// The node below `node` for `child`, with `perm` and `names` after its row.
     #[inline]
-    fn child_node(node: &Node, child: &Child, perm: Option<[u8; 9]>, names: Names) -> Node {
+    fn child_node(node: &Node, child: &Child, perm: Option<Shifts>, names: Names) -> Node {
         Node {
             t: child.t,
             used: node.used | 1 << child.row,
@@ -369,7 +381,7 @@ impl Canonicalizer {
 
     /// The smallest code the row after `child` (from the rest of its band) can have
     /// under `perm`, with `names` the digit names after `child`'s row.
-    fn next_row_min(&self, used: u16, child: &Child, perm: &[u8; 9], names: Names) -> u64 {
+    fn next_row_min(&self, used: u16, child: &Child, perm: &Shifts, names: Names) -> u64 {
         let used = used | 1 << child.row;
         let band = child.row / 3;
         let mut min = u64::MAX;
@@ -457,7 +469,7 @@ impl Canonicalizer {
 /// Appends every column permutation that puts the givens of a row with `mask` as far
 /// right as possible: stacks in increasing order of givens (ties in every order), inside
 /// each stack its empty columns (in every order) before its givens (in every order).
-fn push_rightmost_perms(mask: u16, child: &Child, out: &mut Vec<(Child, [u8; 9])>) {
+fn push_rightmost_perms(mask: u16, child: &Child, out: &mut Vec<(Child, Shifts)>) {
     let counts = [0, 1, 2].map(|s| ((mask >> (3 * s)) & 7).count_ones());
     // Inside-stack orders that keep empties first.
     let mut inner = [[[0u8; 3]; 6]; 3];
@@ -474,17 +486,31 @@ fn push_rightmost_perms(mask: u16, child: &Child, out: &mut Vec<(Child, [u8; 9])
             inner_n[s] += 1;
         }
     }
+    // `part[s][i][p]`: the shifts of stack `s`'s columns in its `i`-th order when the
+    // stack lands at result stack `p` (zero for the other columns), to be or-ed.
+    let mut part = [[[0u128; 3]; 6]; 3];
+    for s in 0..3 {
+        for (i, cols) in inner[s][..inner_n[s]].iter().enumerate() {
+            for (p, slot) in part[s][i].iter_mut().enumerate() {
+                let mut shifts: Shifts = [0; 16];
+                for (k, &c) in cols.iter().enumerate() {
+                    shifts[c as usize] = 4 * (8 - (3 * p + k) as u8);
+                }
+                *slot = u128::from_le_bytes(shifts);
+            }
+        }
+    }
     for stacks in ORDERS {
         let g = stacks.map(|s| counts[s as usize]);
         if g[0] > g[1] || g[1] > g[2] {
             continue;
         }
         let [a, b, c] = stacks.map(usize::from);
-        for x in &inner[a][..inner_n[a]] {
-            for y in &inner[b][..inner_n[b]] {
-                for z in &inner[c][..inner_n[c]] {
-                    let perm = [x[0], x[1], x[2], y[0], y[1], y[2], z[0], z[1], z[2]];
-                    out.push((*child, perm));
+        for x in &part[a][..inner_n[a]] {
+            for y in &part[b][..inner_n[b]] {
+                let xy = x[0] | y[1];
+                for z in &part[c][..inner_n[c]] {
+                    out.push((*child, (xy | z[2]).to_le_bytes()));
                 }
             }
         }
