@@ -88,17 +88,39 @@ impl AppError {
     }
 }
 
+/// On SIGINT, SIGTERM or SIGHUP (Ctrl-C, `timeout`, systemd, Slurm, a closed terminal):
+/// removes the temporary output files, then exits with 128 + the signal's number (130,
+/// 143, 129), as a shell reports a process the signal killed.
+#[cfg(unix)]
+fn remove_outputs_on_signals() {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
+        return;
+    };
+    std::thread::spawn(move || {
+        if let Some(signal) = signals.forever().next() {
+            output::remove_pending();
+            std::process::exit(128 + signal);
+        }
+    });
+}
+
+/// Ctrl-C: removes the temporary output files, then exits as interrupted (130).
+#[cfg(not(unix))]
+fn remove_outputs_on_signals() {
+    let _ = ctrlc::set_handler(|| {
+        output::remove_pending();
+        std::process::exit(130);
+    });
+}
+
 /// Runs a parsed command line and returns the process exit code.
 pub fn run(cli: Cli) -> ExitCode {
     // The server stops on SIGTERM or Ctrl-C by itself, after requests in flight.
     if let Command::Serve(args) = &cli.command {
         return report_error(run_serve(args));
     }
-    // Ctrl-C: remove temporary output files, then exit as interrupted.
-    let _ = ctrlc::set_handler(|| {
-        output::remove_pending();
-        std::process::exit(130);
-    });
+    remove_outputs_on_signals();
     let result = match cli.command {
         Command::Solve(args) => match args.engine {
             EngineArg::Fast => run_job(&Solve::new(), &args, false),

@@ -216,29 +216,46 @@ fn bad_options_are_one_line_errors() {
 
 #[test]
 fn interrupted_generation_leaves_no_file() {
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("made.csv");
-    let child = bin()
-        .args([
-            "generate",
-            "--count",
-            "100000000",
-            "--threads",
-            "1",
-            "-q",
-            "-o",
-        ])
-        .arg(&out)
-        .spawn()
-        .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(400));
-    let killed = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(killed.success());
-    assert_eq!(child.wait_with_output().unwrap().status.code(), Some(130));
-    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    // Ctrl-C, `timeout`/systemd/Slurm, a closed terminal: each removes the temporary
+    // file and exits as the shell reports the signal.
+    for (signal, code) in [("INT", 130), ("TERM", 143), ("HUP", 129)] {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("made.csv");
+        let child = bin()
+            .args([
+                "generate",
+                "--count",
+                "100000000",
+                "--threads",
+                "1",
+                "-q",
+                "-o",
+            ])
+            .arg(&out)
+            .spawn()
+            .unwrap();
+        // Wait until the temporary file holds rows.
+        let started = std::time::Instant::now();
+        while std::fs::read_dir(dir.path())
+            .unwrap()
+            .filter_map(Result::ok)
+            .all(|e| e.metadata().map_or(true, |m| m.len() == 0))
+        {
+            assert!(started.elapsed().as_secs() < 20, "no output after 20 s");
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        let killed = Command::new("kill")
+            .args([&format!("-{signal}"), &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        assert_eq!(
+            child.wait_with_output().unwrap().status.code(),
+            Some(code),
+            "SIG{signal}"
+        );
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0, "SIG{signal}");
+    }
 }
 
 /// Variant boards: every size and rule set, unique by the independent reference counter
