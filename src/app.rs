@@ -243,6 +243,20 @@ fn show_progress(out: &OutputArgs) -> bool {
 }
 
 /// Writes the report and histogram files asked for, and the summary on stderr.
+/// The outputs named by `out` (with `-o`), as (path, option) pairs for
+/// [`output::check_outputs`].
+fn named_outputs(out: &OutputArgs) -> Vec<(&Path, &'static str)> {
+    [
+        (out.output.as_deref(), "-o"),
+        (out.report.as_deref(), "--report"),
+        (out.histogram.as_deref(), "--histogram"),
+        (out.plot.as_deref(), "--plot"),
+    ]
+    .into_iter()
+    .filter_map(|(p, what)| p.map(|p| (p, what)))
+    .collect()
+}
+
 fn write_results(
     report: &RunReport,
     histogram: &Histogram<u64>,
@@ -272,6 +286,19 @@ fn write_results(
 pub const REPORT_LINE: &str = "#sudoku-batch-report ";
 
 fn run_merge(args: &cli::MergeArgs) -> Result<ExitCode, AppError> {
+    let inputs: Vec<(&Path, &str)> = args
+        .reports
+        .iter()
+        .map(|p| (p.as_path(), "a report read"))
+        .collect();
+    let outputs: Vec<(&Path, &str)> = [
+        (args.output.as_deref(), "-o"),
+        (args.histogram.as_deref(), "--histogram"),
+    ]
+    .into_iter()
+    .filter_map(|(p, what)| p.map(|p| (p, what)))
+    .collect();
+    output::check_outputs(&inputs, &outputs)?;
     let mut reports = Vec::new();
     for path in &args.reports {
         let text = std::fs::read_to_string(path)
@@ -405,6 +432,7 @@ fn run_generate(args: &GenerateArgs) -> Result<ExitCode, AppError> {
             .board_plan()
             .map(|plan| rules.symbols_for(plan.side())),
     };
+    output::check_outputs(&[], &named_outputs(&args.out))?;
     let mut out = Output::open(args.out.output.as_deref())?;
     let (mut report, histogram) = pipeline::run_generate(&generate, &options, &mut out)?;
     report.input = match generate.board_plan() {
@@ -460,6 +488,7 @@ fn run_job<J: Job>(job: &J, args: &RunArgs, require_unique: bool) -> Result<Exit
             "--shard needs a file: a stream has no byte ranges to share out".into(),
         ));
     }
+    output::check_outputs(&[(input, "the input")], &named_outputs(&args.out))?;
     // Open the input before the output, so a bad input leaves no output file behind.
     let mapped = if is_stdin(input) {
         None
@@ -571,6 +600,14 @@ fn load_puzzles(
 }
 
 fn run_bench(args: &cli::BenchArgs) -> Result<ExitCode, AppError> {
+    let outputs: Vec<(&Path, &str)> = [
+        (args.json.as_deref(), "--json"),
+        (args.plot.as_deref(), "--plot"),
+    ]
+    .into_iter()
+    .filter_map(|(p, what)| p.map(|p| (p, what)))
+    .collect();
+    output::check_outputs(&[(&args.input, "the input")], &outputs)?;
     let rules = board_rules(&args.boards)?;
     let loaded = load_puzzles(&args.input, args.format, &args.column, &rules)?;
     let boards = !loaded.boards.is_empty();
@@ -707,6 +744,9 @@ fn per_thread_path(path: &Path, threads: usize) -> PathBuf {
 }
 
 fn run_corpus(args: &cli::CorpusArgs) -> Result<ExitCode, AppError> {
+    if let Some(out) = &args.output {
+        output::check_outputs(&[(&args.from, "the --from file")], &[(out, "-o")])?;
+    }
     let loaded = load_puzzles(
         &args.from,
         args.format,
@@ -782,6 +822,15 @@ fn write_json_report<T: serde::Serialize>(path: &Path, report: &T) -> Result<(),
 }
 
 fn run_dedupe(args: &cli::DedupeArgs) -> Result<ExitCode, AppError> {
+    let outputs: Vec<(&Path, &str)> = [
+        (args.output.as_deref(), "-o"),
+        (args.rows.as_deref(), "--rows"),
+        (args.report.as_deref(), "--report"),
+    ]
+    .into_iter()
+    .filter_map(|(p, what)| p.map(|p| (p, what)))
+    .collect();
+    output::check_outputs(&[(&args.input.input, "the input")], &outputs)?;
     let bytes = read_input(&args.input.input, args.input.no_mmap)?;
     let layout = input::detect_layout(
         bytes.bytes(),
@@ -843,12 +892,14 @@ fn run_split(args: &cli::SplitArgs) -> Result<ExitCode, AppError> {
         side(&args.train_out, "train")?,
         side(&args.test_out, "test")?,
     );
-    if train_path == test_path {
-        return Err(AppError::Other(format!(
-            "--train-out and --test-out both name {}",
-            train_path.display()
-        )));
+    let mut outputs = vec![
+        (train_path.as_path(), "--train-out"),
+        (test_path.as_path(), "--test-out"),
+    ];
+    if let Some(report) = &args.report {
+        outputs.push((report, "--report"));
     }
+    output::check_outputs(&[(input, "the input")], &outputs)?;
     let bytes = read_input(input, args.input.no_mmap)?;
     let layout = input::detect_layout(
         bytes.bytes(),
@@ -890,6 +941,20 @@ fn run_split(args: &cli::SplitArgs) -> Result<ExitCode, AppError> {
 }
 
 fn run_overlap(args: &cli::OverlapArgs) -> Result<ExitCode, AppError> {
+    let outputs: Vec<(&Path, &str)> = [
+        (args.output.as_deref(), "-o"),
+        (args.report.as_deref(), "--report"),
+    ]
+    .into_iter()
+    .filter_map(|(p, what)| p.map(|p| (p, what)))
+    .collect();
+    output::check_outputs(
+        &[
+            (&args.train, "the training set"),
+            (&args.test, "the test set"),
+        ],
+        &outputs,
+    )?;
     let train = read_input(&args.train, false)?;
     let test = read_input(&args.test, false)?;
     let format = format_choice(args.format);

@@ -22,6 +22,15 @@ pub enum OutputError {
         /// The underlying error.
         source: io::Error,
     },
+    /// An output names an input, or the same file as another output.
+    Clash {
+        /// The output path.
+        path: PathBuf,
+        /// The option that names it (`-o`, `--report`, ...).
+        what: String,
+        /// What else it names (`the input`, `the --report file`, ...).
+        other: String,
+    },
     /// Writing failed (disk full, closed pipe, ...).
     Write {
         /// The output path, `-` for stdout.
@@ -47,6 +56,11 @@ impl std::fmt::Display for OutputError {
             OutputError::Write { path, source } => {
                 write!(f, "{}: write failed: {source}", path.display())
             }
+            OutputError::Clash { path, what, other } => write!(
+                f,
+                "{}: {what} would overwrite {other}; name another file",
+                path.display()
+            ),
         }
     }
 }
@@ -122,15 +136,21 @@ impl Output {
                         .map_err(create_err(p))?;
                     (Target::Direct(file), p.to_path_buf())
                 }
-                _ => {
-                    let temp = temp_path(p);
+                existing => {
+                    // A link is written through: the file it names is replaced.
+                    let dest = through_links(p);
+                    let temp = temp_path(&dest);
                     let file = OpenOptions::new()
                         .write(true)
                         .create_new(true)
                         .open(&temp)
                         .map_err(create_err(p))?;
                     register(&temp);
-                    (Target::Atomic { file, temp }, p.to_path_buf())
+                    // A replaced file keeps its permissions.
+                    if let Ok(meta) = existing {
+                        let _ = fs::set_permissions(&temp, meta.permissions());
+                    }
+                    (Target::Atomic { file, temp }, dest)
                 }
             },
         };
@@ -188,6 +208,93 @@ impl Drop for Output {
             }
         }
     }
+}
+
+/// The file a path names once symbolic links are followed (a dangling link: the path
+/// it points at); the path itself when it is no link.
+fn through_links(path: &Path) -> PathBuf {
+    let mut path = path.to_path_buf();
+    // A bounded walk, as the kernel's, in case of a loop.
+    for _ in 0..40 {
+        match fs::read_link(&path) {
+            Ok(target) => {
+                path = match path.parent() {
+                    Some(dir) if target.is_relative() => dir.join(target),
+                    _ => target,
+                }
+            }
+            Err(_) => break,
+        }
+    }
+    path
+}
+
+/// What a path names, to tell whether two paths are one file: the file's identity when
+/// it exists, else its directory's canonical path and its name.
+#[derive(PartialEq, Eq)]
+enum FileId {
+    #[cfg(unix)]
+    Inode(u64, u64),
+    Path(PathBuf),
+}
+
+fn file_id(path: &Path) -> Option<FileId> {
+    let path = through_links(path);
+    match fs::metadata(&path) {
+        // Special files (`/dev/null`, FIFOs, ttys) are written directly, and may repeat.
+        Ok(meta) if !meta.is_file() => None,
+        #[cfg(unix)]
+        Ok(meta) => {
+            use std::os::unix::fs::MetadataExt;
+            Some(FileId::Inode(meta.dev(), meta.ino()))
+        }
+        #[cfg(not(unix))]
+        Ok(_) => fs::canonicalize(&path).ok().map(FileId::Path),
+        Err(_) => {
+            let dir = match path.parent() {
+                Some(dir) if !dir.as_os_str().is_empty() => dir,
+                _ => Path::new("."),
+            };
+            let dir = fs::canonicalize(dir).ok()?;
+            Some(FileId::Path(dir.join(path.file_name()?)))
+        }
+    }
+}
+
+/// Checks, before any work, that no output is an input or another output, and that
+/// each output can be created (its directory exists and takes a new file). `inputs`
+/// and `outputs` are (path, what it is) pairs; stdout (`-`) and special files such as
+/// `/dev/null` may appear more than once.
+pub fn check_outputs(
+    inputs: &[(&Path, &str)],
+    outputs: &[(&Path, &str)],
+) -> Result<(), OutputError> {
+    let mut seen: Vec<(FileId, String)> = inputs
+        .iter()
+        .filter(|(p, _)| *p != Path::new("-"))
+        .filter_map(|&(p, what)| file_id(p).map(|id| (id, what.to_string())))
+        .collect();
+    for &(path, what) in outputs {
+        if path == Path::new("-") {
+            continue;
+        }
+        if fs::metadata(through_links(path)).is_ok_and(|m| !m.is_file()) {
+            continue;
+        }
+        // Creating (and dropping) the output makes and removes its temporary file: the
+        // directory exists and is writable, or the error says why.
+        drop(Output::open(Some(path))?);
+        let Some(id) = file_id(path) else { continue };
+        if let Some((_, other)) = seen.iter().find(|(known, _)| *known == id) {
+            return Err(OutputError::Clash {
+                path: path.to_path_buf(),
+                what: what.to_string(),
+                other: other.clone(),
+            });
+        }
+        seen.push((id, format!("the {what} file")));
+    }
+    Ok(())
 }
 
 /// `.NAME.PID.tmp` beside the destination, so the final rename stays on one filesystem.

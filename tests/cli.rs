@@ -497,3 +497,119 @@ fn corpus_is_deterministic_and_unique() {
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(rows(&out.stdout).len(), 3000);
 }
+
+#[test]
+fn outputs_that_name_an_input_or_each_other_are_refused_before_any_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in.txt");
+    std::fs::copy(common::data("norvig-top95.txt"), &input).unwrap();
+    let before = std::fs::read(&input).unwrap();
+    let s = |p: &Path| p.to_str().unwrap().to_string();
+    let link = dir.path().join("link.txt");
+    std::os::unix::fs::symlink(&input, &link).unwrap();
+    let r = dir.path().join("r.json");
+    for args in [
+        vec!["classify".into(), s(&input), "-o".into(), s(&input)],
+        vec!["classify".into(), s(&input), "-o".into(), s(&link)],
+        vec!["classify".into(), s(&input), "--report".into(), s(&input)],
+        vec![
+            "classify".into(),
+            s(&input),
+            "--histogram".into(),
+            s(&input),
+        ],
+        vec![
+            "grade".into(),
+            s(&input),
+            "--report".into(),
+            s(&r),
+            "--plot".into(),
+            s(&r),
+        ],
+        vec!["dedupe".into(), s(&input), "-o".into(), s(&input)],
+        vec![
+            "corpus".into(),
+            "--from".into(),
+            s(&input),
+            "--count".into(),
+            "5".into(),
+            "-o".into(),
+            s(&input),
+        ],
+        vec![
+            "generate".into(),
+            "--count".into(),
+            "2".into(),
+            "-o".into(),
+            s(&r),
+            "--report".into(),
+            s(&r),
+        ],
+    ] {
+        let out = bin().args(&args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(
+            stderr(&out).contains("would overwrite"),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+        assert_eq!(std::fs::read(&input).unwrap(), before, "{args:?}");
+    }
+    assert!(!r.exists());
+    // Special files may repeat.
+    let out = run(&[
+        "classify",
+        &s(&input),
+        "-o",
+        "/dev/null",
+        "--report",
+        "/dev/null",
+        "-q",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+}
+
+#[test]
+fn a_bad_report_path_fails_before_the_output_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let out_path = dir.path().join("rows.csv");
+    let input = common::data("norvig-top95.txt");
+    let out = run(&[
+        "classify",
+        input.to_str().unwrap(),
+        "-o",
+        out_path.to_str().unwrap(),
+        "--report",
+        "/no/such/dir/r.json",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("/no/such/dir/r.json"));
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}
+
+#[test]
+fn outputs_are_written_through_links_and_keep_their_permissions() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("rows.csv");
+    std::fs::write(&target, "old\n").unwrap();
+    std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o600)).unwrap();
+    let link = dir.path().join("link.csv");
+    std::os::unix::fs::symlink("rows.csv", &link).unwrap();
+    let input = common::data("norvig-top95.txt");
+    let out = run(&[
+        "classify",
+        input.to_str().unwrap(),
+        "-o",
+        link.to_str().unwrap(),
+        "-q",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(std::fs::symlink_metadata(&link)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    let meta = std::fs::metadata(&target).unwrap();
+    assert_eq!(meta.permissions().mode() & 0o777, 0o600);
+    assert_eq!(rows(&std::fs::read(&target).unwrap()).len(), 95);
+}

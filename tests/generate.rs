@@ -254,7 +254,11 @@ fn interrupted_generation_leaves_no_file() {
             Some(code),
             "SIG{signal}"
         );
-        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0, "SIG{signal}");
+        assert_eq!(
+            std::fs::read_dir(dir.path()).unwrap().count(),
+            0,
+            "SIG{signal}"
+        );
     }
 }
 
