@@ -34,7 +34,14 @@ fn generators(c: &mut Criterion) {
                 let mut givens = 0;
                 for _ in 0..BATCH {
                     next += 1;
-                    let made = make(&mut *solver, &spec, &orbits, &mut record_rng(1, next));
+                    let made = make(
+                        &mut *solver,
+                        &spec,
+                        &orbits,
+                        &mut record_rng(1, next),
+                        u64::MAX,
+                    )
+                    .expect("a reachable target");
                     givens += made.puzzle.given_count();
                 }
                 givens

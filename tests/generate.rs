@@ -414,3 +414,38 @@ fn variant_boards_in_custom_symbols_and_lines() {
         assert!(puzzle.contains('0') || solution.contains('0'));
     }
 }
+
+#[test]
+fn unreachable_targets_fail_with_a_message_instead_of_running_forever() {
+    for args in [
+        &["--givens", "20", "--symmetry", "rot90"][..],
+        &["--givens", "21", "--symmetry", "mirror"][..],
+    ] {
+        let started = std::time::Instant::now();
+        let out = bin()
+            .args([
+                "generate",
+                "--count",
+                "1",
+                "--threads",
+                "2",
+                "-q",
+                "-o",
+                "/dev/null",
+            ])
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let message = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            message.contains("no puzzle") && message.contains("givens"),
+            "{message}"
+        );
+        assert!(
+            started.elapsed().as_secs() < 60,
+            "{args:?} took {:?}",
+            started.elapsed()
+        );
+    }
+}

@@ -338,15 +338,27 @@ fn generate(
     };
     let maker = Generate::new(Spec { pattern, target }, seed, level, true);
     let pool = pool(threads)?;
-    let made = py.allow_threads(|| {
-        pool.install(|| {
-            (0..count)
-                .into_par_iter()
-                .map_init(Solver::boxed, |solver, i| maker.record(&mut **solver, i))
-                .collect::<Result<Vec<_>, _>>()
-        })
-    });
-    let made = made.map_err(|e| PyValueError::new_err(e.to_string()))?;
+    // Slices of records, the GIL released in each and signals checked between them, so
+    // that Ctrl-C is heard while a hard target is searched for.
+    let mut made = Vec::with_capacity(count.min(1 << 20) as usize);
+    let slice = (4 * pool.current_num_threads()) as u64;
+    let mut start = 0;
+    while start < count {
+        let end = (start + slice).min(count);
+        let part = py.allow_threads(|| {
+            pool.install(|| {
+                (start..end)
+                    .into_par_iter()
+                    .map_init(Solver::boxed, |solver, i| maker.record(&mut **solver, i))
+                    .collect::<Result<Vec<_>, _>>()
+            })
+        });
+        made.extend(part.map_err(|e| PyValueError::new_err(e.to_string()))?);
+        if py.check_signals().is_err() {
+            return Err(PyKeyboardInterrupt::new_err("interrupted"));
+        }
+        start = end;
+    }
     let (mut puzzles, mut solutions) = (Vec::new(), Vec::new());
     let (mut given_counts, mut levels, mut ratings) = (Vec::new(), Vec::new(), Vec::new());
     for (m, extra) in &made {

@@ -179,3 +179,8 @@ def test_dedupe_gives_the_first_of_each_class_as_the_cli_keeps_it(tmp_path):
     assert len(by_text) == len(set(puzzles))
     with pytest.raises(ValueError):
         sudoku_batch.dedupe(puzzles, by="shape")
+
+
+def test_generate_fails_on_a_target_out_of_reach():
+    with pytest.raises(ValueError, match="no puzzle"):
+        sudoku_batch.generate(1, givens=20, symmetry="rot90", threads=1)

@@ -100,6 +100,24 @@ pub struct Spec {
     pub target: Target,
 }
 
+impl std::fmt::Display for Spec {
+    /// `at most 20 givens, rot90 symmetry`, `minimal`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.target {
+            Target::Minimal => f.write_str("minimal")?,
+            Target::Givens(k) => write!(f, "at most {k} givens")?,
+        }
+        let symmetry = match self.pattern {
+            Pattern::None => return Ok(()),
+            Pattern::Rot180 => "rot180",
+            Pattern::Rot90 => "rot90",
+            Pattern::Mirror => "mirror",
+            Pattern::Diagonal => "diagonal",
+        };
+        write!(f, ", {symmetry} symmetry")
+    }
+}
+
 /// The orbits of a pattern, each listed once, in cell order.
 #[derive(Clone, Copy)]
 pub struct Orbits {
@@ -396,20 +414,26 @@ fn stays_unique<E: Engine>(engine: &mut E, trial: &Grid, solution: &Grid, remove
     })
 }
 
-/// Makes the puzzle of one record: full grids until digging reaches the target.
-pub fn make<E: Engine>(engine: &mut E, spec: &Spec, orbits: &Orbits, rng: &mut Rng) -> Made {
-    let mut restarts = 0;
-    loop {
+/// Makes the puzzle of one record: full grids until digging reaches the target, at most
+/// `budget` of them (`None` once they are spent: the target is out of practical reach).
+pub fn make<E: Engine>(
+    engine: &mut E,
+    spec: &Spec,
+    orbits: &Orbits,
+    rng: &mut Rng,
+    budget: u64,
+) -> Option<Made> {
+    for restarts in 0..budget.min(u64::from(u32::MAX)) as u32 {
         let solution = full_grid(engine, rng);
         if let Some(puzzle) = dig(engine, &solution, spec, orbits, rng) {
-            return Made {
+            return Some(Made {
                 puzzle,
                 solution,
                 restarts,
-            };
+            });
         }
-        restarts += 1;
     }
+    None
 }
 
 #[cfg(test)]
@@ -461,7 +485,7 @@ mod tests {
         };
         let orbits = Orbits::new(spec.pattern);
         for i in 0..20 {
-            let made = make(&mut solver, &spec, &orbits, &mut record_rng(9, i));
+            let made = make(&mut solver, &spec, &orbits, &mut record_rng(9, i), 1000).unwrap();
             assert_eq!(solver.count(&made.puzzle, 2).solutions, 1);
             assert!(made.solution.keeps_givens_of(&made.puzzle));
             for cell in (0..CELLS).filter(|&c| made.puzzle.get(c) != 0) {

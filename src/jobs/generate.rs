@@ -15,8 +15,11 @@ use crate::solver::Classification;
 use crate::variant::{VariantSolver, MAX_CELLS};
 
 /// Most full grids tried for one record before giving up (when the target or the level
-/// asked for is out of practical reach).
-pub const MAX_ATTEMPTS: u64 = 1_000_000;
+/// asked for is out of practical reach): about 30 s of one thread. The hardest reachable
+/// targets take far fewer: `--givens 20` about 7,000 a record (2 s), so a record fails
+/// by bad luck with odds near e^-14; `--givens 20 --symmetry rot90`, which no puzzle
+/// meets in practice, ends with this error instead of running forever.
+pub const MAX_ATTEMPTS: u64 = 100_000;
 
 /// Most full boards tried for one variant record (each costs a full dig).
 pub const MAX_BOARD_ATTEMPTS: u64 = 100;
@@ -38,6 +41,8 @@ pub struct Generate {
 pub struct GenerateError {
     /// The 1-based record number.
     pub record: u64,
+    /// What was asked for (`None` for variant boards, which take no options here).
+    pub spec: Option<Spec>,
     /// The levels asked for, if any.
     pub levels: Option<Levels>,
     /// Full grids or boards tried.
@@ -47,6 +52,9 @@ pub struct GenerateError {
 impl fmt::Display for GenerateError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "record {}: no puzzle", self.record)?;
+        if let Some(spec) = self.spec {
+            write!(f, " ({spec})")?;
+        }
         if let Some(levels) = self.levels {
             write!(f, " of level {levels}")?;
         }
@@ -157,6 +165,7 @@ impl Generate {
         }
         Err(GenerateError {
             record: index + 1,
+            spec: None,
             levels: None,
             attempts,
         })
@@ -171,7 +180,16 @@ impl Generate {
         let mut rng = record_rng(self.seed, index);
         let mut attempts = 0u64;
         while attempts < MAX_ATTEMPTS {
-            let made = make(engine, &self.spec, &self.orbits, &mut rng);
+            let Some(made) = make(
+                engine,
+                &self.spec,
+                &self.orbits,
+                &mut rng,
+                MAX_ATTEMPTS - attempts,
+            ) else {
+                attempts = MAX_ATTEMPTS;
+                break;
+            };
             attempts += 1 + u64::from(made.restarts);
             // The classifier confirms what digging decided, independently of it.
             if engine.classify(&made.puzzle) != Classification::Unique(made.solution) {
@@ -193,6 +211,7 @@ impl Generate {
         }
         Err(GenerateError {
             record: index + 1,
+            spec: Some(self.spec),
             levels: self.levels,
             attempts,
         })
