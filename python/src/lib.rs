@@ -29,16 +29,26 @@ use sudoku_batch::variant::BoardRules;
 /// Records run between two checks for Ctrl-C.
 const SLICE: usize = 1 << 16;
 
-/// A rayon pool of `threads` workers (all cores by default).
-fn pool(threads: Option<usize>) -> PyResult<rayon::ThreadPool> {
+/// Most worker threads, as the command line's `--threads` takes.
+const MAX_THREADS: usize = 1024;
+
+/// `threads` checked as the command line checks `--threads` (1 to 1024; all cores by
+/// default).
+fn thread_count(threads: Option<usize>) -> PyResult<usize> {
     let threads =
         threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    if threads == 0 {
-        return Err(PyValueError::new_err("threads must be at least 1"));
+    if !(1..=MAX_THREADS).contains(&threads) {
+        return Err(PyValueError::new_err(format!(
+            "threads must be 1 to {MAX_THREADS}, not {threads}"
+        )));
     }
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
+    Ok(threads)
+}
+
+/// A rayon pool of `threads` workers (all cores by default), started without the GIL.
+fn pool(py: Python<'_>, threads: Option<usize>) -> PyResult<rayon::ThreadPool> {
+    let threads = thread_count(threads)?;
+    py.allow_threads(|| rayon::ThreadPoolBuilder::new().num_threads(threads).build())
         .map_err(|e| PyOSError::new_err(format!("cannot start {threads} threads: {e}")))
 }
 
@@ -71,7 +81,7 @@ fn run<J: Job, P: AsRef<[u8]> + Sync>(
     puzzles: &[P],
     threads: Option<usize>,
 ) -> PyResult<Vec<RecordResult<J::Extra>>> {
-    let pool = pool(threads)?;
+    let pool = pool(py, threads)?;
     let mut all: Vec<RecordResult<J::Extra>> = Vec::with_capacity(puzzles.len());
     for slice in puzzles.chunks(SLICE) {
         all.extend(py.allow_threads(|| pool.install(|| run_puzzles(job, slice))));
@@ -237,7 +247,7 @@ fn firsts<P: AsRef<[u8]> + Sync>(
             )))
         }
     };
-    let pool = pool(threads)?;
+    let pool = pool(py, threads)?;
     Ok(py.allow_threads(|| pool.install(|| first_of_each_class(puzzles, by))))
 }
 
@@ -279,7 +289,7 @@ fn grade_texts(
     threads: Option<usize>,
 ) -> PyResult<(Results, Py<PyBytes>, Vec<u16>)> {
     let puzzles = texts_of(puzzles)?;
-    let pool = pool(threads)?;
+    let pool = pool(py, threads)?;
     let job = Grade::new();
     let results = py.allow_threads(|| pool.install(|| run_puzzles(&job, &puzzles)));
     let mut levels = Vec::with_capacity(results.len());
@@ -337,7 +347,7 @@ fn generate(
         })?),
     };
     let maker = Generate::new(Spec { pattern, target }, seed, level, true);
-    let pool = pool(threads)?;
+    let pool = pool(py, threads)?;
     // Slices of records, the GIL released in each and signals checked between them, so
     // that Ctrl-C is heard while a hard target is searched for.
     let mut made = Vec::with_capacity(count.min(1 << 20) as usize);
@@ -397,15 +407,14 @@ fn classify_file(
 ) -> PyResult<String> {
     let rules = BoardRules::parse(size, variant, symbols)
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
-    let threads =
-        threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let threads = thread_count(threads)?;
     let path = Path::new(path).to_path_buf();
     let output = output.unwrap_or("/dev/null").to_string();
     py.allow_threads(move || {
         let input = open_file(&path, false).map_err(|e| PyOSError::new_err(e.to_string()))?;
         let mut out = Output::open(Some(Path::new(&output)))
             .map_err(|e| PyOSError::new_err(e.to_string()))?;
-        let mut options = RunOptions::new(threads.max(1));
+        let mut options = RunOptions::new(threads);
         options.column = ColumnChoice::Auto;
         options.boards = rules;
         let (mut report, _) = run_file(&Classify::new(), &path, &input, &options, &mut out)

@@ -15,6 +15,7 @@ in input order (or a pyarrow Table with
 65,536 puzzles. Malformed puzzles are `invalid` with a reason, as in the command line.
 """
 import json
+import os
 
 import numpy as np
 
@@ -32,8 +33,8 @@ def status_has_no_solution(status):
 
 
 def _check_threads(threads):
-    if threads is not None and (not isinstance(threads, int) or threads < 1):
-        raise ValueError(f"threads must be a positive int, not {threads!r}")
+    if threads is not None and (not isinstance(threads, int) or not 1 <= threads <= 1024):
+        raise ValueError(f"threads must be an int from 1 to 1024, not {threads!r}")
 
 
 def _dispatch(puzzles, on_texts, on_cells):
@@ -82,19 +83,16 @@ def _run(job, puzzles, threads, as_arrow):
     return result
 
 
-def _texts(puzzles):
-    """Any accepted collection as a list of str/bytes (for the paths without arrays)."""
-    if isinstance(puzzles, np.ndarray) and puzzles.ndim == 1:
-        return [p if isinstance(p, bytes) else str(p) for p in puzzles.tolist()]
-    if type(puzzles).__module__.startswith(("pandas", "pyarrow")):
-        return [p if p is not None else "" for p in puzzles.tolist()]
-    if isinstance(puzzles, (list, tuple)):
-        return [p if isinstance(p, (str, bytes)) else _bad(p) for p in puzzles]
-    raise TypeError(f"unsupported puzzles type {type(puzzles).__name__}")
-
-
-def _bad(p):
-    raise TypeError(f"a puzzle is a {type(p).__name__}, not str or bytes")
+def _cell_texts(cells, ascii):
+    """The rows of an (n, 81) uint8 array as 81-byte texts: ASCII as they are, cell
+    values 0..9 written as digits and `.`."""
+    if not ascii:
+        if cells.size and cells.max() > 9:
+            bad = int(np.argmax(cells > 9))
+            raise ValueError(f"cell values must be 0..=9; puzzle {bad // 81} cell {bad % 81} "
+                             f"is {cells.flat[bad]}")
+        cells = np.where(cells == 0, ord("."), cells + ord("0")).astype(np.uint8)
+    return [row.tobytes() for row in cells]
 
 
 def _result(codes, solutions, reasons):
@@ -160,7 +158,8 @@ def grade(puzzles, threads=None):
     """Classifies and grades (unique puzzles only): the keys of `classify` plus
     `difficulty` (easy ... extreme, empty when not graded) and `rating` (float, Sukaku
     Explainer's scale, 0 when not graded)."""
-    texts = _texts(puzzles)
+    _check_threads(threads)
+    texts = _dispatch(puzzles, lambda texts: texts, _cell_texts)
     (codes, solutions, reasons), levels, ratings = _native.grade_texts(texts, threads)
     result = _result(codes, solutions, reasons)
     result["difficulty"] = _levels(levels)
@@ -174,6 +173,7 @@ def generate(count, seed=1, givens=None, symmetry="none", difficulty=None, threa
     `difficulty`, `rating`."""
     if not isinstance(count, int) or count < 1:
         raise ValueError(f"count must be a positive int, not {count!r}")
+    _check_threads(threads)
     puzzles, solutions, given, levels, ratings = _native.generate(
         count, seed, givens, symmetry, difficulty, threads)
     return {
@@ -193,5 +193,8 @@ def classify_file(path, threads=None, output=None, size=None, variant=None, symb
     4x4, 16x16 or 25x25 boards; `size` (4, 9, 16, 25), `variant` ("classic",
     "diagonal", "windoku") and `symbols` (an alphabet) read every record by those rules.
     """
-    return json.loads(_native.classify_file(str(path), threads, output, size, variant,
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"path must be a str or os.PathLike, not {type(path).__name__}")
+    _check_threads(threads)
+    return json.loads(_native.classify_file(os.fspath(path), threads, output, size, variant,
                                             symbols))

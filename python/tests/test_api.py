@@ -184,3 +184,27 @@ def test_dedupe_gives_the_first_of_each_class_as_the_cli_keeps_it(tmp_path):
 def test_generate_fails_on_a_target_out_of_reach():
     with pytest.raises(ValueError, match="no puzzle"):
         sudoku_batch.generate(1, givens=20, symmetry="rot90", threads=1)
+
+
+def test_threads_are_capped_and_paths_typed_as_the_cli_does():
+    puzzle = ["4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........"]
+    for bad in (0, 1025, 5000, 100000):
+        with pytest.raises(ValueError, match="1 to 1024"):
+            sudoku_batch.classify(puzzle, threads=bad)
+        with pytest.raises(ValueError, match="1 to 1024"):
+            sudoku_batch.classify_file(ROOT / "data" / "norvig-top95.txt", threads=bad)
+    with pytest.raises(TypeError):
+        sudoku_batch.classify_file(None)
+    assert sudoku_batch.classify(puzzle, threads=1024)["status"][0] == "unique"
+
+
+def test_grade_takes_the_arrays_classify_takes():
+    rows = cli_rows("norvig-top95.txt")[:20]
+    puzzles = [r["puzzle"] for r in rows]
+    want = sudoku_batch.grade(puzzles)
+    cells = np.array([[0 if c == "." else int(c) for c in p] for p in puzzles], dtype=np.uint8)
+    as_bytes = np.array([p.encode() for p in puzzles], dtype="S81")
+    for other in (cells, as_bytes):
+        got = sudoku_batch.grade(other)
+        assert list(got["rating"]) == list(want["rating"])
+        assert list(got["status"]) == list(want["status"])
