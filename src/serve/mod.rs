@@ -21,9 +21,10 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
+use axum::http::header;
 use axum::http::StatusCode;
 use axum::middleware;
-use axum::response::IntoResponse;
+use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
 use tower_http::catch_panic::CatchPanicLayer;
@@ -136,11 +137,15 @@ fn routes() -> Router<Arc<AppState>> {
 /// The limits, as layers around every route (the last added runs first).
 fn layered(routes: Router<Arc<AppState>>, options: &ServeOptions) -> Router<Arc<AppState>> {
     let max_body = usize::try_from(options.max_body).unwrap_or(usize::MAX);
+    let options_max_body = options.max_body;
     routes
         .layer(RequestBodyLimitLayer::new(max_body))
         .layer(TimeoutLayer::with_status_code(
             StatusCode::REQUEST_TIMEOUT,
             options.timeout,
+        ))
+        .layer(middleware::map_response(
+            move |response: Response| async move { json_error(response, options_max_body) },
         ))
         .layer(CatchPanicLayer::custom(
             |panic: Box<dyn std::any::Any + Send>| {
@@ -148,6 +153,36 @@ fn layered(routes: Router<Arc<AppState>>, options: &ServeOptions) -> Router<Arc<
             },
         ))
         .layer(middleware::from_fn(metrics::track))
+}
+
+/// An error answered by a layer (413 from the body limit, 408 from the timeout, 405 from
+/// the router) in plain text or empty, as the `{"error"}` JSON every other error is; the
+/// status and other headers are kept.
+fn json_error(response: Response, max_body: u64) -> Response {
+    let status = response.status();
+    let is_json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
+    if status.as_u16() < 400 || is_json {
+        return response;
+    }
+    let message = match status {
+        StatusCode::PAYLOAD_TOO_LARGE => ApiError::TooLarge(max_body).message(),
+        StatusCode::REQUEST_TIMEOUT => ApiError::TimedOut.message(),
+        other => other
+            .canonical_reason()
+            .unwrap_or("request failed")
+            .to_ascii_lowercase(),
+    };
+    let (mut parts, _) = response.into_parts();
+    parts.headers.remove(header::CONTENT_LENGTH);
+    parts.headers.insert(
+        header::CONTENT_TYPE,
+        header::HeaderValue::from_static("application/json"),
+    );
+    let body = serde_json::json!({ "error": message }).to_string();
+    Response::from_parts(parts, axum::body::Body::from(body))
 }
 
 /// Resolves at SIGTERM or Ctrl-C.
