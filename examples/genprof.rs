@@ -25,7 +25,10 @@ fn main() {
         let m = if k <= 21 { 20 } else { 2000 };
         let t = Instant::now();
         let restarts: u64 = (0..m)
-            .map(|i| make(&mut solver, &spec, &orbits, &mut record_rng(1, i)).restarts as u64)
+            .map(|i| {
+                make(&mut solver, &spec, &orbits, &mut record_rng(1, i), u64::MAX)
+                    .map_or(0, |made| u64::from(made.restarts))
+            })
             .sum();
         println!(
             "givens {k}: {:.1} restarts for givens per puzzle, {:.0}/s",
@@ -42,13 +45,12 @@ fn main() {
         let t = Instant::now();
         let mut givens = 0;
         for i in 0..n {
-            givens += make(&mut solver, &spec, &orbits, &mut record_rng(1, i))
-                .puzzle
-                .given_count();
+            givens += make(&mut solver, &spec, &orbits, &mut record_rng(1, i), u64::MAX)
+                .map_or(0, |made| made.puzzle.given_count());
         }
         let mut c = Counting::default();
         for i in 0..2000 {
-            make(&mut c, &spec, &orbits, &mut record_rng(1, i));
+            make(&mut c, &spec, &orbits, &mut record_rng(1, i), u64::MAX);
         }
         println!("per puzzle: {:.1} counts ({:.0} ns each), {:.1} exclusions ({:.0} ns each, {:.0}% unsolvable)",
             c.counts as f64 / 2000.0, c.count_ns as f64 / c.counts as f64,
