@@ -246,15 +246,20 @@ fn show_progress(out: &OutputArgs) -> bool {
 /// The outputs named by `out` (with `-o`), as (path, option) pairs for
 /// [`output::check_outputs`].
 fn named_outputs(out: &OutputArgs) -> Vec<(&Path, &'static str)> {
-    [
+    given(&[
         (out.output.as_deref(), "-o"),
         (out.report.as_deref(), "--report"),
         (out.histogram.as_deref(), "--histogram"),
         (out.plot.as_deref(), "--plot"),
-    ]
-    .into_iter()
-    .filter_map(|(p, what)| p.map(|p| (p, what)))
-    .collect()
+    ])
+}
+
+/// The (path, option) pairs whose option was given.
+fn given<'a>(options: &[(Option<&'a Path>, &'static str)]) -> Vec<(&'a Path, &'static str)> {
+    options
+        .iter()
+        .filter_map(|&(p, what)| p.map(|p| (p, what)))
+        .collect()
 }
 
 fn write_results(
@@ -291,13 +296,10 @@ fn run_merge(args: &cli::MergeArgs) -> Result<ExitCode, AppError> {
         .iter()
         .map(|p| (p.as_path(), "a report read"))
         .collect();
-    let outputs: Vec<(&Path, &str)> = [
+    let outputs = given(&[
         (args.output.as_deref(), "-o"),
         (args.histogram.as_deref(), "--histogram"),
-    ]
-    .into_iter()
-    .filter_map(|(p, what)| p.map(|p| (p, what)))
-    .collect();
+    ]);
     output::check_outputs(&inputs, &outputs)?;
     let mut reports = Vec::new();
     for path in &args.reports {
@@ -600,13 +602,10 @@ fn load_puzzles(
 }
 
 fn run_bench(args: &cli::BenchArgs) -> Result<ExitCode, AppError> {
-    let outputs: Vec<(&Path, &str)> = [
+    let outputs = given(&[
         (args.json.as_deref(), "--json"),
         (args.plot.as_deref(), "--plot"),
-    ]
-    .into_iter()
-    .filter_map(|(p, what)| p.map(|p| (p, what)))
-    .collect();
+    ]);
     output::check_outputs(&[(&args.input, "the input")], &outputs)?;
     let rules = board_rules(&args.boards)?;
     let loaded = load_puzzles(&args.input, args.format, &args.column, &rules)?;
@@ -822,14 +821,11 @@ fn write_json_report<T: serde::Serialize>(path: &Path, report: &T) -> Result<(),
 }
 
 fn run_dedupe(args: &cli::DedupeArgs) -> Result<ExitCode, AppError> {
-    let outputs: Vec<(&Path, &str)> = [
+    let outputs = given(&[
         (args.output.as_deref(), "-o"),
         (args.rows.as_deref(), "--rows"),
         (args.report.as_deref(), "--report"),
-    ]
-    .into_iter()
-    .filter_map(|(p, what)| p.map(|p| (p, what)))
-    .collect();
+    ]);
     output::check_outputs(&[(&args.input.input, "the input")], &outputs)?;
     let bytes = read_input(&args.input.input, args.input.no_mmap)?;
     let layout = input::detect_layout(
@@ -941,13 +937,10 @@ fn run_split(args: &cli::SplitArgs) -> Result<ExitCode, AppError> {
 }
 
 fn run_overlap(args: &cli::OverlapArgs) -> Result<ExitCode, AppError> {
-    let outputs: Vec<(&Path, &str)> = [
+    let outputs = given(&[
         (args.output.as_deref(), "-o"),
         (args.report.as_deref(), "--report"),
-    ]
-    .into_iter()
-    .filter_map(|(p, what)| p.map(|p| (p, what)))
-    .collect();
+    ]);
     output::check_outputs(
         &[
             (&args.train, "the training set"),

@@ -442,6 +442,23 @@ fn variant_boards_allocate_nothing_per_record() {
     assert_eq!(costs, [0, 0, 0]);
 }
 
+/// `n` records: Norvig's top95 over and over (94 classes).
+fn top95_repeated(n: usize) -> Vec<u8> {
+    let source = std::fs::read_to_string(common::data("norvig-top95.txt")).unwrap();
+    let lines: Vec<&str> = source.lines().collect();
+    (0..n)
+        .map(|i| format!("{}\n", lines[i % lines.len()]))
+        .collect::<String>()
+        .into_bytes()
+}
+
+fn one_thread_pool() -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap()
+}
+
 /// `dedupe`'s keying and class lookups: the records of one batch cost nothing each
 /// beyond the classes they add (the same 95 classes for 1,000 and 12,000 records, one
 /// batch each; the writers are plain vectors grown once).
@@ -449,18 +466,7 @@ fn variant_boards_allocate_nothing_per_record() {
 fn dedupe_allocates_nothing_per_record() {
     use sudoku_batch::classes::KeyBy;
     use sudoku_batch::input::{detect_layout, ColumnChoice};
-    let source = std::fs::read_to_string(common::data("norvig-top95.txt")).unwrap();
-    let lines: Vec<&str> = source.lines().collect();
-    let corpus = |n: usize| -> Vec<u8> {
-        (0..n)
-            .map(|i| format!("{}\n", lines[i % lines.len()]))
-            .collect::<String>()
-            .into_bytes()
-    };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(1)
-        .build()
-        .unwrap();
+    let (corpus, pool) = (top95_repeated, one_thread_pool());
     let cost = |bytes: &[u8]| {
         let layout = detect_layout(bytes, None, &ColumnChoice::Auto).unwrap();
         let mut out = Vec::with_capacity(bytes.len() + 1024);
@@ -495,18 +501,7 @@ fn dedupe_allocates_nothing_per_record() {
 fn split_allocates_nothing_per_record() {
     use sudoku_batch::classes::KeyBy;
     use sudoku_batch::input::{detect_layout, ColumnChoice};
-    let source = std::fs::read_to_string(common::data("norvig-top95.txt")).unwrap();
-    let lines: Vec<&str> = source.lines().collect();
-    let corpus = |n: usize| -> Vec<u8> {
-        (0..n)
-            .map(|i| format!("{}\n", lines[i % lines.len()]))
-            .collect::<String>()
-            .into_bytes()
-    };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(1)
-        .build()
-        .unwrap();
+    let (corpus, pool) = (top95_repeated, one_thread_pool());
     let cost = |bytes: &[u8]| {
         let layout = detect_layout(bytes, None, &ColumnChoice::Auto).unwrap();
         let (mut train, mut test) = (
