@@ -485,22 +485,34 @@ fn run_job<J: Job>(job: &J, args: &RunArgs, require_unique: bool) -> Result<Exit
             job.name()
         )));
     }
-    if options.shard.is_some() && is_stdin(input) {
+    // FIFOs, `/dev/stdin`, `<(...)`: streamed in blocks as stdin is, never read whole.
+    let stream = is_stdin(input) || is_special(input);
+    if options.shard.is_some() && stream {
         return Err(AppError::Other(
             "--shard needs a file: a stream has no byte ranges to share out".into(),
         ));
     }
     output::check_outputs(&[(input, "the input")], &named_outputs(&args.out))?;
     // Open the input before the output, so a bad input leaves no output file behind.
-    let mapped = if is_stdin(input) {
+    let special = if stream && !is_stdin(input) {
+        Some(std::fs::File::open(input).map_err(|source| InputError::Io {
+            path: input.clone(),
+            source,
+        })?)
+    } else {
+        None
+    };
+    let mapped = if stream {
         None
     } else {
         Some(input::open_file(input, *no_mmap)?)
     };
     let mut out = Output::open(args.out.output.as_deref())?;
-    let (mut report, histogram) = match &mapped {
-        None => pipeline::run_stream(job, std::io::stdin().lock(), &options, &mut out)?,
-        Some(bytes) => pipeline::run_file(job, input, bytes, &options, &mut out)?,
+    let (mut report, histogram) = match (&mapped, special) {
+        (Some(bytes), _) => pipeline::run_file(job, input, bytes, &options, &mut out)?,
+        (None, Some(file)) => pipeline::run_stream(job, file, &options, &mut out)
+            .map_err(|e| named_stream_error(e, input))?,
+        (None, None) => pipeline::run_stream(job, std::io::stdin().lock(), &options, &mut out)?,
     };
     report.input = input.display().to_string();
     if let Some(shard) = options.shard {
@@ -580,6 +592,23 @@ fn only_statuses<J: Job>(job: &J, only: &[cli::StatusArg]) -> Result<StatusSet, 
         )));
     }
     Ok(StatusSet::of(&statuses))
+}
+
+/// True for an input that is neither a regular file nor a directory (a FIFO, a
+/// character device, a process substitution).
+fn is_special(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir())
+}
+
+/// A stream's read error names the path the user gave, not `-`.
+fn named_stream_error(e: RunError, path: &Path) -> RunError {
+    match e {
+        RunError::Input(InputError::Io { source, .. }) => RunError::Input(InputError::Io {
+            path: path.to_path_buf(),
+            source,
+        }),
+        other => other,
+    }
 }
 
 fn load_puzzles(

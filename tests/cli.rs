@@ -613,3 +613,46 @@ fn outputs_are_written_through_links_and_keep_their_permissions() {
     assert_eq!(meta.permissions().mode() & 0o777, 0o600);
     assert_eq!(rows(&std::fs::read(&target).unwrap()).len(), 95);
 }
+
+#[test]
+fn fifos_and_dev_stdin_are_streamed_like_stdin() {
+    let input = common::data("kaggle-3m-curated5000.csv");
+    let want = run(&["classify", input.to_str().unwrap(), "-q"]).stdout;
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("puzzles.fifo");
+    assert!(Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    let writer = {
+        let (fifo, input) = (fifo.clone(), input.clone());
+        std::thread::spawn(move || {
+            let mut pipe = std::fs::OpenOptions::new().write(true).open(fifo).unwrap();
+            pipe.write_all(&std::fs::read(input).unwrap()).unwrap();
+        })
+    };
+    let out = run(&["classify", fifo.to_str().unwrap(), "-q"]);
+    writer.join().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(out.stdout == want, "a FIFO gives other rows than the file");
+    // A FIFO has no byte ranges to share out.
+    let out = run(&["classify", fifo.to_str().unwrap(), "--shard", "1/2"]);
+    assert_eq!(out.status.code(), Some(2));
+    // /dev/stdin, as a shell's `<(...)` or a redirect gives it.
+    let mut child = bin()
+        .args(["classify", "/dev/stdin", "-q"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let bytes = std::fs::read(&input).unwrap();
+    let feeder = std::thread::spawn(move || stdin.write_all(&bytes).unwrap());
+    let out = child.wait_with_output().unwrap();
+    feeder.join().unwrap();
+    assert!(
+        out.stdout == want,
+        "/dev/stdin gives other rows than the file"
+    );
+}

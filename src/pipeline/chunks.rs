@@ -140,6 +140,12 @@ pub struct StreamChunks<R: Read> {
     format: Format,
     in_quotes: bool,
     eof: bool,
+    /// Bytes of `carry` to hold before the next look for a record boundary: doubled
+    /// after a look that found none, so that a record of n bytes costs O(n) scanning
+    /// in all, not one rescan per block read.
+    next_look: usize,
+    /// Looks for a boundary so far (for the tests of the bound above).
+    looks: u64,
 }
 
 impl<R: Read> StreamChunks<R> {
@@ -151,9 +157,13 @@ impl<R: Read> StreamChunks<R> {
     ) -> io::Result<Result<(Self, Layout), InputError>> {
         let mut carry = Vec::with_capacity(2 * CHUNK_BYTES);
         let mut eof = false;
-        // Enough to see the header and first record: a full block holding a newline.
-        while !eof && (carry.len() < CHUNK_BYTES || !carry.contains(&b'\n')) {
+        // Enough to see the header and first record: a full block holding a newline
+        // (each block looked at once).
+        let mut newline = false;
+        while !eof && (carry.len() < CHUNK_BYTES || !newline) {
+            let old = carry.len();
             eof = fill(&mut reader, &mut carry)?;
+            newline |= carry[old..].contains(&b'\n');
         }
         let layout = match detect_layout(&carry, format, column) {
             Ok(l) => l,
@@ -167,6 +177,8 @@ impl<R: Read> StreamChunks<R> {
             format: layout.format,
             in_quotes: false,
             eof,
+            next_look: CHUNK_BYTES,
+            looks: 0,
         };
         Ok(Ok((chunks, layout)))
     }
@@ -182,11 +194,15 @@ impl<R: Read> StreamChunks<R> {
             if self.carry.is_empty() && self.eof {
                 return Ok(None);
             }
-            if self.carry.len() >= CHUNK_BYTES || self.eof {
+            if self.carry.len() >= self.next_look || self.eof {
                 // Look for a boundary without committing quote state until one is found.
                 let mut quotes = self.in_quotes;
+                self.looks += 1;
                 let end = chunk_end(&self.carry, CHUNK_BYTES, self.format, &mut quotes);
-                if end < self.carry.len() || self.eof {
+                if end >= self.carry.len() && !self.eof {
+                    self.next_look = 2 * self.carry.len();
+                } else {
+                    self.next_look = CHUNK_BYTES;
                     self.in_quotes = quotes;
                     let rest = self.carry.split_off(end);
                     let bytes = std::mem::replace(&mut self.carry, rest);
@@ -236,6 +252,59 @@ impl<'a, R: Read> Source<'a, R> {
         match self {
             Source::Slice(s) => Ok(s.next()),
             Source::Stream(s) => s.next_chunk(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A reader that hands out `data` in blocks of at most `block` bytes.
+    struct Blocks {
+        data: Vec<u8>,
+        pos: usize,
+        block: usize,
+    }
+
+    impl Read for Blocks {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let n = buf.len().min(self.block).min(self.data.len() - self.pos);
+            buf[..n].copy_from_slice(&self.data[self.pos..self.pos + n]);
+            self.pos += n;
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn a_long_record_is_looked_through_a_logarithmic_number_of_times() {
+        for format in [Format::Lines, Format::Csv] {
+            // One 32 MiB line between two puzzles, read 64 KiB at a time.
+            let puzzle = b"4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......\n";
+            let mut data = puzzle.to_vec();
+            data.extend(std::iter::repeat_n(b'1', 32 << 20));
+            data.push(b'\n');
+            data.extend_from_slice(puzzle);
+            let reader = Blocks {
+                data: data.clone(),
+                pos: 0,
+                block: 64 << 10,
+            };
+            let column = match format {
+                Format::Csv => ColumnChoice::Index(1),
+                _ => ColumnChoice::Auto,
+            };
+            let (mut chunks, _) = StreamChunks::start(reader, Some(format), &column)
+                .unwrap()
+                .unwrap();
+            let mut got = Vec::new();
+            while let Some(chunk) = chunks.next_chunk().unwrap() {
+                got.extend_from_slice(chunk.bytes.as_slice());
+            }
+            assert_eq!(got, data, "{format:?}");
+            // A look per doubling (about log2(32 MiB / 128 KiB) = 8), not one per block
+            // read (512).
+            assert!(chunks.looks <= 16, "{format:?}: {} looks", chunks.looks);
         }
     }
 }
