@@ -40,7 +40,12 @@ pub struct SliceChunks<'a> {
     line: u64,
     format: Format,
     in_quotes: bool,
+    /// Bytes a chunk reaches before it ends at the next record boundary.
+    target: usize,
 }
+
+/// The smallest chunk target [`SliceChunks::spread`] sets (some 50 records of 81 cells).
+const MIN_CHUNK_BYTES: usize = 4 << 10;
 
 impl<'a> SliceChunks<'a> {
     /// Chunks of `data` from `layout.data_start`.
@@ -51,7 +56,17 @@ impl<'a> SliceChunks<'a> {
             line: layout.first_line,
             format: layout.format,
             in_quotes: false,
+            target: CHUNK_BYTES,
         }
+    }
+
+    /// The same chunks made smaller for an input too small to give each of `threads`
+    /// workers several of them (at least 8 each, down to 4 KiB): a small file of hard
+    /// puzzles (`grade` on a few thousand records) then keeps every core busy.
+    pub fn spread(self, threads: usize) -> Self {
+        let len = self.data.len().saturating_sub(self.pos);
+        let target = (len / (8 * threads.max(1))).clamp(MIN_CHUNK_BYTES, CHUNK_BYTES);
+        SliceChunks { target, ..self }
     }
 
     /// Chunks of the records of `data` that start in `start..end` (record boundaries,
@@ -65,6 +80,7 @@ impl<'a> SliceChunks<'a> {
             line: layout.first_line + count_newlines(&data[base..start]),
             format: layout.format,
             in_quotes: false,
+            target: CHUNK_BYTES,
         }
     }
 }
@@ -115,7 +131,7 @@ impl<'a> Iterator for SliceChunks<'a> {
             return None;
         }
         let rest = &self.data[self.pos..];
-        let len = chunk_end(rest, CHUNK_BYTES, self.format, &mut self.in_quotes);
+        let len = chunk_end(rest, self.target, self.format, &mut self.in_quotes);
         let bytes = &rest[..len];
         let chunk = Chunk {
             first_line: self.line,
@@ -274,6 +290,29 @@ mod tests {
             self.pos += n;
             Ok(n)
         }
+    }
+
+    #[test]
+    fn a_small_input_is_spread_over_the_threads_in_whole_records() {
+        let puzzle =
+            b"4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......\n";
+        let data: Vec<u8> = puzzle.repeat(1465);
+        let layout = detect_layout(&data, None, &ColumnChoice::Auto).unwrap();
+        let one: Vec<Chunk> = SliceChunks::new(&data, &layout).collect();
+        assert_eq!(one.len(), 1, "120 KB is one chunk of the usual size");
+        let spread: Vec<Chunk> = SliceChunks::new(&data, &layout).spread(2).collect();
+        assert!(spread.len() >= 16, "{} chunks for 2 threads", spread.len());
+        let mut line = 1;
+        for chunk in &spread {
+            let bytes = chunk.bytes.as_slice();
+            assert_eq!(chunk.first_line, line);
+            assert_eq!(bytes.len() % puzzle.len(), 0, "a record split");
+            line += count_newlines(bytes);
+        }
+        assert_eq!(line, 1466);
+        // Never below 4 KiB a chunk, however many threads.
+        let many = SliceChunks::new(&data, &layout).spread(1024).count();
+        assert!(many <= data.len() / MIN_CHUNK_BYTES + 1, "{many} chunks");
     }
 
     #[test]

@@ -142,6 +142,11 @@ pub fn run_file<J: Job>(
             SliceChunks::within(data, &layout, start, end)
         }
     };
+    let threads = options
+        .pool
+        .as_deref()
+        .map_or(options.threads, ThreadPool::current_num_threads);
+    let chunks = chunks.spread(threads);
     let total = data.len() as u64;
     let mut source: Source<'_, io::Empty> = Source::Slice(chunks);
     let report = run_source(
