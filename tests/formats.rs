@@ -393,3 +393,29 @@ fn pencil_mark_records_classify_as_their_originals() {
         }
     }
 }
+
+#[test]
+fn lone_cr_line_ends_are_line_ends() {
+    // Old Mac OS files: every record found, with the lines a `\n` file gives.
+    for name in ["magictour-top1465.txt", "kaggle-3m-curated5000.csv"] {
+        let path = common::data(name);
+        let lf = std::fs::read(&path).unwrap();
+        let want = run(&["classify", path.to_str().unwrap()], None);
+        let cr: Vec<u8> = String::from_utf8(lf)
+            .unwrap()
+            .replace("\r\n", "\n")
+            .replace('\n', "\r")
+            .into_bytes();
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join(name);
+        std::fs::write(&file, &cr).unwrap();
+        let file = file.to_str().unwrap();
+        for got in [
+            run(&["classify", file], None),
+            run(&["classify", file, "--no-mmap"], None),
+            run(&["classify", "-"], Some(&cr)),
+        ] {
+            assert!(got == want, "{name}: rows differ from the \\n file's");
+        }
+    }
+}

@@ -179,6 +179,12 @@ pub fn open_file(path: &Path, no_mmap: bool) -> Result<InputBytes, InputError> {
         // not to truncate the file while it is mapped; a change of size is detected
         // afterwards by `check_unchanged` and reported as an error rather than results.
         if let Ok(map) = unsafe { memmap2::Mmap::map(&file) } {
+            if lone_cr_line_ends(&map) {
+                // Old Mac OS line ends: read as lines, in a copy with `\n` for `\r`.
+                let mut bytes = map.to_vec();
+                cr_to_lf(&mut bytes);
+                return Ok(InputBytes::Read(bytes));
+            }
             let _ = map.advise(memmap2::Advice::Sequential);
             return Ok(InputBytes::Mapped {
                 map,
@@ -190,7 +196,24 @@ pub fn open_file(path: &Path, no_mmap: bool) -> Result<InputBytes, InputError> {
     let mut bytes = Vec::with_capacity(meta.len() as usize);
     let mut file = file;
     file.read_to_end(&mut bytes).map_err(io_err)?;
+    if lone_cr_line_ends(&bytes) {
+        cr_to_lf(&mut bytes);
+    }
     Ok(InputBytes::Read(bytes))
+}
+
+/// True when `data` ends its lines with a lone `\r` (classic Mac OS): its first 64 KiB
+/// hold a `\r` and no `\n`. Such inputs are read with every `\r` taken as `\n`.
+pub fn lone_cr_line_ends(data: &[u8]) -> bool {
+    let head = &data[..data.len().min(64 << 10)];
+    head.contains(&b'\r') && !head.contains(&b'\n')
+}
+
+/// Turns every `\r` into `\n` (an input with lone-CR line ends).
+pub fn cr_to_lf(bytes: &mut [u8]) {
+    for b in bytes.iter_mut().filter(|b| **b == b'\r') {
+        *b = b'\n';
+    }
 }
 
 /// Byte length of a UTF-8 byte-order mark at the start of `data`, else 0.

@@ -4,7 +4,8 @@
 use std::io::{self, Read};
 
 use crate::input::{
-    chunk_end, detect_layout, ColumnChoice, Format, InputError, Layout, CHUNK_BYTES,
+    chunk_end, detect_layout, lone_cr_line_ends, ColumnChoice, Format, InputError, Layout,
+    CHUNK_BYTES,
 };
 
 /// A chunk of input: bytes (borrowed from a map or owned from a stream) and where it starts.
@@ -162,6 +163,8 @@ pub struct StreamChunks<R: Read> {
     next_look: usize,
     /// Looks for a boundary so far (for the tests of the bound above).
     looks: u64,
+    /// The stream ends its lines with a lone `\r`: every block read is turned to `\n`s.
+    cr_to_lf: bool,
 }
 
 impl<R: Read> StreamChunks<R> {
@@ -181,6 +184,11 @@ impl<R: Read> StreamChunks<R> {
             eof = fill(&mut reader, &mut carry)?;
             newline |= carry[old..].contains(&b'\n');
         }
+        // Old Mac OS line ends: read as lines, every `\r` taken as `\n`.
+        let cr_to_lf = lone_cr_line_ends(&carry);
+        if cr_to_lf {
+            crate::input::cr_to_lf(&mut carry);
+        }
         let layout = match detect_layout(&carry, format, column) {
             Ok(l) => l,
             Err(e) => return Ok(Err(e)),
@@ -195,6 +203,7 @@ impl<R: Read> StreamChunks<R> {
             eof,
             next_look: CHUNK_BYTES,
             looks: 0,
+            cr_to_lf,
         };
         Ok(Ok((chunks, layout)))
     }
@@ -230,7 +239,11 @@ impl<R: Read> StreamChunks<R> {
                     }));
                 }
             }
+            let old = self.carry.len();
             self.eof = fill(&mut self.reader, &mut self.carry)?;
+            if self.cr_to_lf {
+                crate::input::cr_to_lf(&mut self.carry[old..]);
+            }
         }
     }
 }
