@@ -419,3 +419,44 @@ fn lone_cr_line_ends_are_line_ends() {
         }
     }
 }
+
+#[test]
+fn an_unclosed_quote_fails_naming_the_line_it_opened_on() {
+    let csv = std::fs::read_to_string(common::data("kaggle-3m-curated5000.csv")).unwrap();
+    let mut lines: Vec<String> = csv.split_inclusive('\n').map(String::from).collect();
+    lines[2].insert(0, '"');
+    let broken: String = lines.concat();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("broken.csv");
+    std::fs::write(&file, &broken).unwrap();
+    let out_path = dir.path().join("rows.csv");
+    let out = bin()
+        .args([
+            "classify",
+            file.to_str().unwrap(),
+            "-o",
+            out_path.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let message = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        message.contains("line 3") && message.contains("never closed"),
+        "{message}"
+    );
+    assert!(!out_path.exists(), "no output committed");
+    // The same from a stream.
+    let mut child = bin()
+        .args(["classify", "-", "-q", "-o", "/dev/null"])
+        .stdin(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let feeder = std::thread::spawn(move || stdin.write_all(broken.as_bytes()).unwrap());
+    let out = child.wait_with_output().unwrap();
+    feeder.join().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("line 3"));
+}

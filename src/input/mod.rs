@@ -56,6 +56,14 @@ pub enum InputError {
     ColumnWithoutCsv,
     /// The input changed size while it was mapped.
     Changed(PathBuf),
+    /// A CSV quote opened on `line` is never closed, so the rest of the input would be
+    /// one field.
+    UnclosedQuote {
+        /// The path, or `-` for stdin.
+        path: PathBuf,
+        /// The line the quote opened on.
+        line: u64,
+    },
 }
 
 impl std::fmt::Display for InputError {
@@ -63,6 +71,12 @@ impl std::fmt::Display for InputError {
         match self {
             InputError::Io { path, source } => write!(f, "{}: {source}", path.display()),
             InputError::IsDirectory(path) => write!(f, "{}: is a directory", path.display()),
+            InputError::UnclosedQuote { path, line } => write!(
+                f,
+                "{}: line {line}: a quote opened here is never closed (the rest of the file \
+                 would be one field); fix or remove the stray `\"`",
+                path.display()
+            ),
             InputError::NoSuchColumn { column, header } => write!(
                 f,
                 "--column {column}: no such column; the header has: {}",
@@ -207,6 +221,25 @@ pub fn open_file(path: &Path, no_mmap: bool) -> Result<InputBytes, InputError> {
 pub fn lone_cr_line_ends(data: &[u8]) -> bool {
     let head = &data[..data.len().min(64 << 10)];
     head.contains(&b'\r') && !head.contains(&b'\n')
+}
+
+/// The line on which a quote that `bytes` (starting on line `first_line`, outside
+/// quotes) leaves open was opened, if one is left open.
+pub fn unclosed_quote_line(bytes: &[u8], first_line: u64) -> Option<u64> {
+    let (mut line, mut quoted, mut opened) = (first_line, false, first_line);
+    for &b in bytes {
+        match b {
+            b'"' => {
+                quoted = !quoted;
+                if quoted {
+                    opened = line;
+                }
+            }
+            b'\n' => line += 1,
+            _ => {}
+        }
+    }
+    quoted.then_some(opened)
 }
 
 /// Turns every `\r` into `\n` (an input with lone-CR line ends).

@@ -4,8 +4,8 @@
 use std::io::{self, Read};
 
 use crate::input::{
-    chunk_end, detect_layout, lone_cr_line_ends, ColumnChoice, Format, InputError, Layout,
-    CHUNK_BYTES,
+    chunk_end, detect_layout, lone_cr_line_ends, unclosed_quote_line, ColumnChoice, Format,
+    InputError, Layout, CHUNK_BYTES,
 };
 
 /// A chunk of input: bytes (borrowed from a map or owned from a stream) and where it starts.
@@ -43,6 +43,8 @@ pub struct SliceChunks<'a> {
     in_quotes: bool,
     /// Bytes a chunk reaches before it ends at the next record boundary.
     target: usize,
+    /// The line of a CSV quote the input leaves open, once the last chunk is out.
+    unclosed: Option<u64>,
 }
 
 /// The smallest chunk target [`SliceChunks::spread`] sets (some 50 records of 81 cells).
@@ -58,6 +60,7 @@ impl<'a> SliceChunks<'a> {
             format: layout.format,
             in_quotes: false,
             target: CHUNK_BYTES,
+            unclosed: None,
         }
     }
 
@@ -82,6 +85,7 @@ impl<'a> SliceChunks<'a> {
             format: layout.format,
             in_quotes: false,
             target: CHUNK_BYTES,
+            unclosed: None,
         }
     }
 }
@@ -134,6 +138,9 @@ impl<'a> Iterator for SliceChunks<'a> {
         let rest = &self.data[self.pos..];
         let len = chunk_end(rest, self.target, self.format, &mut self.in_quotes);
         let bytes = &rest[..len];
+        if self.in_quotes && len == rest.len() {
+            self.unclosed = unclosed_quote_line(bytes, self.line);
+        }
         let chunk = Chunk {
             first_line: self.line,
             bytes: ChunkBytes::Borrowed(bytes),
@@ -165,6 +172,8 @@ pub struct StreamChunks<R: Read> {
     looks: u64,
     /// The stream ends its lines with a lone `\r`: every block read is turned to `\n`s.
     cr_to_lf: bool,
+    /// The line of a CSV quote the input leaves open, once the last chunk is out.
+    unclosed: Option<u64>,
 }
 
 impl<R: Read> StreamChunks<R> {
@@ -204,6 +213,7 @@ impl<R: Read> StreamChunks<R> {
             next_look: CHUNK_BYTES,
             looks: 0,
             cr_to_lf,
+            unclosed: None,
         };
         Ok(Ok((chunks, layout)))
     }
@@ -232,6 +242,9 @@ impl<R: Read> StreamChunks<R> {
                     let rest = self.carry.split_off(end);
                     let bytes = std::mem::replace(&mut self.carry, rest);
                     let first_line = self.line;
+                    if self.in_quotes && self.eof && self.carry.is_empty() {
+                        self.unclosed = unclosed_quote_line(&bytes, first_line);
+                    }
                     self.line += count_newlines(&bytes);
                     return Ok(Some(Chunk {
                         first_line,
@@ -276,6 +289,14 @@ pub enum Source<'a, R: Read> {
 }
 
 impl<'a, R: Read> Source<'a, R> {
+    /// The line of a CSV quote the input left open (known once every chunk is out).
+    pub fn unclosed_quote(&self) -> Option<u64> {
+        match self {
+            Source::Slice(s) => s.unclosed,
+            Source::Stream(s) => s.unclosed,
+        }
+    }
+
     /// The next chunk, or `None` at the end.
     pub fn next_chunk(&mut self) -> io::Result<Option<Chunk<'a>>> {
         match self {

@@ -159,6 +159,13 @@ pub fn run_file<J: Job>(
         started,
     )?;
     input.check_unchanged(path)?;
+    if let Some(line) = source.unclosed_quote() {
+        return Err(InputError::UnclosedQuote {
+            path: path.to_path_buf(),
+            line,
+        }
+        .into());
+    }
     Ok(report)
 }
 
@@ -179,7 +186,15 @@ pub fn run_stream<J: Job, R: Read>(
     layout.first_line += offset;
     chunks.shift_lines(offset);
     let mut source = Source::Stream(chunks);
-    run_source(job, &mut source, &layout, options, output, None, started)
+    let report = run_source(job, &mut source, &layout, options, output, None, started)?;
+    if let Some(line) = source.unclosed_quote() {
+        return Err(InputError::UnclosedQuote {
+            path: "-".into(),
+            line,
+        }
+        .into());
+    }
+    Ok(report)
 }
 
 /// Runs a record job over chunks from `source`.
