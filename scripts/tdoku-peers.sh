@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tdoku and the `sudoku` crate beside sudoku-batch, one thread, same puzzles, same
-# session: puzzles/s and guesses/puzzle for counting to two (as classify does) and for
+# run: puzzles/s and guesses/puzzle for counting to two (as classify does) and for
 # the first solution. Each (set, mode) is timed REPEAT times (default 3), the three
 # interleaved, and the best of each kept (tdoku's rate over 3 s; ours and the crate's
 # median round, the crate by examples/sudoku_crate_bench.rs): a shared machine's noise

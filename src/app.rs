@@ -833,6 +833,17 @@ fn read_input(path: &Path, no_mmap: bool) -> Result<input::InputBytes, AppError>
     Ok(input::open_file(path, no_mmap)?)
 }
 
+/// A whole input for the dataset commands and how its records are laid out.
+fn read_dataset(args: &InputArgs) -> Result<(input::InputBytes, input::Layout), AppError> {
+    let bytes = read_input(&args.input, args.no_mmap)?;
+    let layout = input::detect_layout(
+        bytes.bytes(),
+        format_choice(args.format),
+        &column_choice(&args.column),
+    )?;
+    Ok((bytes, layout))
+}
+
 /// A rayon pool of `threads` (default: all cores).
 fn pool(threads: Option<u16>) -> Result<rayon::ThreadPool, AppError> {
     rayon::ThreadPoolBuilder::new()
@@ -856,12 +867,7 @@ fn run_dedupe(args: &cli::DedupeArgs) -> Result<ExitCode, AppError> {
         (args.report.as_deref(), "--report"),
     ]);
     output::check_outputs(&[(&args.input.input, "the input")], &outputs)?;
-    let bytes = read_input(&args.input.input, args.input.no_mmap)?;
-    let layout = input::detect_layout(
-        bytes.bytes(),
-        format_choice(args.input.format),
-        &column_choice(&args.input.column),
-    )?;
+    let (bytes, layout) = read_dataset(&args.input)?;
     let mut out = Output::open(args.output.as_deref())?;
     let mut rows = args
         .rows
@@ -925,12 +931,7 @@ fn run_split(args: &cli::SplitArgs) -> Result<ExitCode, AppError> {
         outputs.push((report, "--report"));
     }
     output::check_outputs(&[(input, "the input")], &outputs)?;
-    let bytes = read_input(input, args.input.no_mmap)?;
-    let layout = input::detect_layout(
-        bytes.bytes(),
-        format_choice(args.input.format),
-        &column_choice(&args.input.column),
-    )?;
+    let (bytes, layout) = read_dataset(&args.input)?;
     let mut train = Output::open(Some(&train_path))?;
     let mut test = Output::open(Some(&test_path))?;
     let pool = pool(args.input.threads)?;

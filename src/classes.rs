@@ -58,6 +58,17 @@ impl Key {
         h
     }
 
+    /// A record's key as far as it is known before canonical forms are computed: the
+    /// cells by text, the malformed record's `raw` text, or a placeholder that
+    /// [`canonical_keys`] fills in.
+    fn first(puzzle: Option<&Grid>, raw: &[u8], by: KeyBy) -> Key {
+        match puzzle {
+            Some(grid) if by == KeyBy::Text => Key::packed(grid.cells(), 0),
+            Some(_) => Key::Cells([0; CELLS.div_ceil(2)]),
+            None => Key::Malformed(Box::from(raw)),
+        }
+    }
+
     /// The key of 81 cells, each `base` plus its value (`0` for `b'0'`-based text).
     fn packed(cells: &[u8; CELLS], base: u8) -> Key {
         let mut packed = [0u8; CELLS.div_ceil(2)];
@@ -125,11 +136,7 @@ pub fn for_each_keyed<F: FnMut(Keyed<'_>)>(data: &[u8], layout: &Layout, by: Key
         }
     };
     for_each_record_of(data, layout, |r| {
-        keys.push(match &r.puzzle {
-            Ok(grid) if by == KeyBy::Text => Key::packed(grid.cells(), 0),
-            Ok(_) => Key::Cells([0; CELLS.div_ceil(2)]),
-            Err(_) => Key::Malformed(Box::from(r.raw)),
-        });
+        keys.push(Key::first(r.puzzle.as_ref().ok(), r.raw, by));
         batch.push((r.line, r.puzzle.ok()));
         if batch.len() == BATCH {
             flush(&mut batch, &mut keys, &mut each);
@@ -185,11 +192,7 @@ pub fn first_of_each_class<P: AsRef<[u8]> + Sync>(puzzles: &[P], by: KeyBy) -> V
     let mut keys: Vec<Key> = grids
         .iter()
         .zip(puzzles)
-        .map(|(grid, text)| match grid {
-            Some(grid) if by == KeyBy::Text => Key::packed(grid.cells(), 0),
-            Some(_) => Key::Cells([0; CELLS.div_ceil(2)]),
-            None => Key::Malformed(Box::from(text.as_ref().trim_ascii())),
-        })
+        .map(|(grid, text)| Key::first(grid.as_ref(), text.as_ref().trim_ascii(), by))
         .collect();
     if by == KeyBy::Canonical {
         let threads = rayon::current_num_threads().max(1);

@@ -159,13 +159,7 @@ pub fn run_file<J: Job>(
         started,
     )?;
     input.check_unchanged(path)?;
-    if let Some(line) = source.unclosed_quote() {
-        return Err(InputError::UnclosedQuote {
-            path: path.to_path_buf(),
-            line,
-        }
-        .into());
-    }
+    closed_quotes(&source, path)?;
     Ok(report)
 }
 
@@ -187,14 +181,20 @@ pub fn run_stream<J: Job, R: Read>(
     chunks.shift_lines(offset);
     let mut source = Source::Stream(chunks);
     let report = run_source(job, &mut source, &layout, options, output, None, started)?;
-    if let Some(line) = source.unclosed_quote() {
-        return Err(InputError::UnclosedQuote {
-            path: "-".into(),
+    closed_quotes(&source, Path::new("-"))?;
+    Ok(report)
+}
+
+/// The error for a CSV quote `source` (every chunk read) left open, naming `path`.
+fn closed_quotes<R: Read>(source: &Source<'_, R>, path: &Path) -> Result<(), RunError> {
+    match source.unclosed_quote() {
+        None => Ok(()),
+        Some(line) => Err(InputError::UnclosedQuote {
+            path: path.to_path_buf(),
             line,
         }
-        .into());
+        .into()),
     }
-    Ok(report)
 }
 
 /// Runs a record job over chunks from `source`.
