@@ -108,4 +108,7 @@ impl sudoku_batch::Engine for Counting {
     fn stats(&self) -> sudoku_batch::SearchStats {
         self.inner.stats()
     }
+    fn set_budget(&mut self, budget: sudoku_batch::engine::Budget) {
+        self.inner.set_budget(budget);
+    }
 }

@@ -12,6 +12,7 @@ use crate::cli::{
 };
 use crate::corpus;
 use crate::dlx::{BoardDlx, Dlx};
+use crate::engine::Budget;
 use crate::generate::{BoardPlan, Pattern, Spec, Target, MIN_GIVENS};
 use crate::grader::{Level, Levels};
 use crate::input::{self, ColumnChoice, Format, InputError};
@@ -180,8 +181,11 @@ fn run_serve(args: &cli::ServeArgs) -> Result<ExitCode, AppError> {
         listen: args.listen,
         threads: args.threads.map_or_else(default_threads, usize::from),
         max_body: args.max_body,
+        max_json: args.max_json,
         max_inflight: args.max_inflight as usize,
+        max_connections: args.max_connections as usize,
         timeout: std::time::Duration::from_secs(args.timeout),
+        drain_timeout: std::time::Duration::from_secs(args.drain_timeout),
     };
     serve(&options)?;
     Ok(ExitCode::SUCCESS)
@@ -478,6 +482,8 @@ fn run_job<J: Job>(job: &J, args: &RunArgs, require_unique: bool) -> Result<Exit
         pool: None,
         boards: board_rules(&args.boards)?,
         only: only_statuses(job, &args.only)?,
+        budget: Budget::guesses(args.budget),
+        cancel: None,
     };
     if options.boards.all_boards() && !matches!(job.name(), "solve" | "classify" | "grade") {
         return Err(AppError::Other(format!(
@@ -572,6 +578,7 @@ fn only_statuses<J: Job>(job: &J, only: &[cli::StatusArg]) -> Result<StatusSet, 
             cli::StatusArg::Solved => Status::Solved,
             cli::StatusArg::Unsolvable => Status::Unsolvable,
             cli::StatusArg::Invalid => Status::Invalid,
+            cli::StatusArg::Undecided => Status::Undecided,
         })
         .collect();
     let counts = job.checks_uniqueness();
@@ -1059,6 +1066,9 @@ mod tests {
             }
             counted
         }
+        fn set_budget(&mut self, budget: Budget) {
+            self.0.set_budget(budget);
+        }
     }
 
     impl crate::engine::Engine for Faulty {
@@ -1086,6 +1096,9 @@ mod tests {
         }
         fn stats(&self) -> crate::SearchStats {
             self.0.stats()
+        }
+        fn set_budget(&mut self, budget: Budget) {
+            self.0.set_budget(budget);
         }
     }
 

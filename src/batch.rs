@@ -17,10 +17,12 @@
 //! assert_eq!(results[1].reason.unwrap().to_string(), "bad byte 'n' at column 1");
 //! ```
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
 use rayon::prelude::*;
 
+use crate::engine::Budget;
 use crate::grid::Grid;
 use crate::input::RecordError;
 use crate::jobs::Job;
@@ -67,11 +69,11 @@ where
     run_puzzles_with(job, &workers, puzzles)
 }
 
-/// `count` fresh workers for `job`, for [`run_puzzles_with`] (a server keeps one set per
-/// job for its whole life).
+/// `count` fresh workers for `job` on the default budget, for [`run_puzzles_with`] (a
+/// server keeps one set per job for its whole life).
 pub fn workers<J: Job>(job: &J, count: usize) -> Vec<Mutex<Worker<J>>> {
     (0..count.max(1))
-        .map(|_| Mutex::new(Worker::new(job)))
+        .map(|_| Mutex::new(Worker::new(job, Budget::DEFAULT)))
         .collect()
 }
 
@@ -82,6 +84,21 @@ pub fn run_puzzles_with<J, P>(
     workers: &[Mutex<Worker<J>>],
     puzzles: &[P],
 ) -> Vec<RecordResult<J::Extra>>
+where
+    J: Job,
+    P: AsRef<[u8]> + Sync,
+{
+    run_puzzles_until(job, workers, puzzles, &AtomicBool::new(false)).expect("never cancelled")
+}
+
+/// [`run_puzzles_with`], stopping early when `cancel` is set (a server whose request timed
+/// out): the puzzles not yet started are skipped, and the answer is `None`.
+pub fn run_puzzles_until<J, P>(
+    job: &J,
+    workers: &[Mutex<Worker<J>>],
+    puzzles: &[P],
+    cancel: &AtomicBool,
+) -> Option<Vec<RecordResult<J::Extra>>>
 where
     J: Job,
     P: AsRef<[u8]> + Sync,
@@ -101,6 +118,9 @@ where
             let slot = rayon::current_thread_index().unwrap_or(0) % workers.len();
             let mut worker = crate::pipeline::lock(&workers[slot]);
             for (result, text) in results.iter_mut().zip(batch) {
+                if cancel.load(Ordering::Relaxed) {
+                    return;
+                }
                 let (answer, reason) = worker.answer(job, &parse_record(text.as_ref()));
                 *result = RecordResult {
                     status: answer.status,
@@ -110,26 +130,27 @@ where
                 };
             }
         });
-    results
+    (!cancel.load(Ordering::Relaxed)).then_some(results)
 }
 
-/// Appends the rows for `puzzles` and their `results` (from [`run_puzzles`]) to `out`,
-/// header first; `line` is the 1-based position in `puzzles`.
+/// Appends the rows for `puzzles` and their `results` (from [`run_puzzles`]) to `out`
+/// (no header: [`RowWriter::header`] writes it); `line` counts from `first_line` for
+/// the first of `puzzles` (1 for a whole list, more for a later slice of one).
 pub fn write_rows<E, P>(
     rows: &RowWriter,
     puzzles: &[P],
     results: &[RecordResult<E>],
+    first_line: u64,
     out: &mut Vec<u8>,
 ) where
     E: crate::jobs::Columns,
     P: AsRef<[u8]>,
 {
-    rows.header::<E>(out);
     for (i, (text, result)) in puzzles.iter().zip(results).enumerate() {
         let parsed = parse_record(text.as_ref());
         rows.row(
             &Row {
-                line: i as u64 + 1,
+                line: first_line + i as u64,
                 puzzle: parsed.as_ref().map_err(|_| text.as_ref().trim_ascii()),
                 board: None,
                 puzzle_text: None,

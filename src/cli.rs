@@ -2,6 +2,7 @@
 
 use std::path::PathBuf;
 
+use crate::engine::Budget;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 /// Solve, classify and benchmark Sudoku puzzle datasets at hardware speed.
@@ -222,6 +223,12 @@ pub struct RunArgs {
     /// Engine that solves (solve, classify, grade, minimize).
     #[arg(long, value_enum, default_value_t = EngineArg::Fast)]
     pub engine: EngineArg,
+    /// Branches of search one record may take before it is given up as `undecided`
+    /// (the default is far past any 9x9 puzzle and stops a hard 25x25 board within
+    /// about a second).
+    #[arg(long, value_name = "N", default_value_t = Budget::DEFAULT.get(),
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub budget: u64,
     /// Geometry and rules of the boards.
     #[command(flatten)]
     pub boards: BoardArgs,
@@ -271,6 +278,8 @@ pub enum StatusArg {
     Unsolvable,
     /// Malformed, or clashing givens.
     Invalid,
+    /// Search budget spent before an answer (`--budget`).
+    Undecided,
 }
 
 /// Pattern of givens for `generate`.
@@ -325,13 +334,26 @@ pub struct ServeArgs {
     /// bounded memory whatever this is.
     #[arg(long, value_name = "BYTES", default_value_t = 64 * 1024 * 1024)]
     pub max_body: u64,
+    /// Largest JSON request body in bytes (JSON is read whole; send larger sets as a
+    /// dataset); larger ones get 413.
+    #[arg(long, value_name = "BYTES", default_value_t = 4 * 1024 * 1024)]
+    pub max_json: u64,
     /// Requests worked on at once; more get 503 with Retry-After.
     #[arg(long, value_name = "N", default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..))]
     pub max_inflight: u32,
-    /// Seconds a request may take to arrive and be answered (408 after); a streamed
-    /// dataset may run longer, but not go this long without body data.
+    /// Connections open at once; more are answered 503 and closed.
+    #[arg(long, value_name = "N", default_value_t = 1024, value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_connections: u32,
+    /// Seconds a request may take to arrive and be answered (408 after), and a
+    /// connection to send a request's head or stay idle between requests; a streamed
+    /// dataset may run longer, but may keep the server waiting (for body data, or to
+    /// read rows) this long in all.
     #[arg(long, value_name = "SECS", default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..))]
     pub timeout: u64,
+    /// Seconds SIGTERM or Ctrl-C waits for requests in flight before closing their
+    /// connections and exiting.
+    #[arg(long, value_name = "SECS", default_value_t = 10)]
+    pub drain_timeout: u64,
 }
 
 /// Options of `merge`.

@@ -19,7 +19,7 @@ pub enum MergeError {
     /// Reports of different commands.
     Commands(String, String),
     /// A sum does not fit in 64 bits (reports edited or not ours).
-    Overflow(&'static str),
+    Overflow(String),
     /// A report's histogram is missing or unreadable (`index` counts from 1).
     Histogram {
         /// Which report.
@@ -103,16 +103,16 @@ pub fn merge(reports: &[RunReport]) -> Result<(RunReport, Histogram<u64>), Merge
         add(&mut merged.rows_written, r.rows_written, "rows written")?;
         add(&mut merged.left_out, r.left_out, "rows left out")?;
         add(&mut merged.mismatches, r.mismatches, "mismatches")?;
-        let c = &mut merged.counts;
-        add(&mut c.unique, r.counts.unique, "unique counts")?;
-        add(&mut c.multiple, r.counts.multiple, "multiple counts")?;
-        add(&mut c.solved, r.counts.solved, "solved counts")?;
-        add(&mut c.unsolvable, r.counts.unsolvable, "unsolvable counts")?;
-        add(&mut c.invalid, r.counts.invalid, "invalid counts")?;
+        for (status, n) in r.counts.iter() {
+            let total = merged.counts.get_mut(status);
+            *total = total
+                .checked_add(n)
+                .ok_or_else(|| MergeError::Overflow(format!("{} counts", status.word())))?;
+        }
         merged.threads = merged
             .threads
             .checked_add(r.threads)
-            .ok_or(MergeError::Overflow("threads"))?;
+            .ok_or_else(|| MergeError::Overflow("threads".into()))?;
         merged.wall_seconds = merged.wall_seconds.max(r.wall_seconds);
         if let Some(n) = r.disagree {
             add(merged.disagree.get_or_insert(0), n, "disagreements")?;
@@ -161,6 +161,8 @@ pub fn merge(reports: &[RunReport]) -> Result<(RunReport, Histogram<u64>), Merge
 
 /// `total += n`, or the overflow named `what`.
 fn add(total: &mut u64, n: u64, what: &'static str) -> Result<(), MergeError> {
-    *total = total.checked_add(n).ok_or(MergeError::Overflow(what))?;
+    *total = total
+        .checked_add(n)
+        .ok_or_else(|| MergeError::Overflow(what.into()))?;
     Ok(())
 }

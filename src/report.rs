@@ -34,16 +34,19 @@ pub enum Status {
     Unsolvable,
     /// Malformed record or clashing givens.
     Invalid,
+    /// The search spent its budget (`--budget`) before it could say.
+    Undecided,
 }
 
 impl Status {
     /// Every status, in column order of the reports.
-    pub const ALL: [Status; 5] = [
+    pub const ALL: [Status; 6] = [
         Status::Unique,
         Status::Multiple,
         Status::Solved,
         Status::Unsolvable,
         Status::Invalid,
+        Status::Undecided,
     ];
 
     /// The status word written in the `status` column.
@@ -54,6 +57,7 @@ impl Status {
             Status::Solved => "solved",
             Status::Unsolvable => "unsolvable",
             Status::Invalid => "invalid",
+            Status::Undecided => "undecided",
         }
     }
 }
@@ -64,7 +68,7 @@ pub struct StatusSet(u8);
 
 impl StatusSet {
     /// Every status.
-    pub const ALL: StatusSet = StatusSet(0b1_1111);
+    pub const ALL: StatusSet = StatusSet(0b11_1111);
 
     /// The set holding `statuses`.
     pub fn of(statuses: &[Status]) -> StatusSet {
@@ -100,6 +104,9 @@ pub struct StatusCounts {
     pub unsolvable: u64,
     /// `invalid` records.
     pub invalid: u64,
+    /// `undecided` records (absent from reports written before this status existed).
+    #[serde(default)]
+    pub undecided: u64,
 }
 
 impl StatusCounts {
@@ -112,21 +119,49 @@ impl StatusCounts {
             Status::Solved => self.solved += 1,
             Status::Unsolvable => self.unsolvable += 1,
             Status::Invalid => self.invalid += 1,
+            Status::Undecided => self.undecided += 1,
         }
+    }
+
+    /// The count of one status.
+    pub fn get(&self, status: Status) -> u64 {
+        match status {
+            Status::Unique => self.unique,
+            Status::Multiple => self.multiple,
+            Status::Solved => self.solved,
+            Status::Unsolvable => self.unsolvable,
+            Status::Invalid => self.invalid,
+            Status::Undecided => self.undecided,
+        }
+    }
+
+    /// The count of one status, to change.
+    pub fn get_mut(&mut self, status: Status) -> &mut u64 {
+        match status {
+            Status::Unique => &mut self.unique,
+            Status::Multiple => &mut self.multiple,
+            Status::Solved => &mut self.solved,
+            Status::Unsolvable => &mut self.unsolvable,
+            Status::Invalid => &mut self.invalid,
+            Status::Undecided => &mut self.undecided,
+        }
+    }
+
+    /// Each status with its count, in [`Status::ALL`] order.
+    pub fn iter(&self) -> impl Iterator<Item = (Status, u64)> + '_ {
+        Status::ALL.into_iter().map(|s| (s, self.get(s)))
     }
 
     /// Adds another set of counts.
     pub fn merge(&mut self, other: &StatusCounts) {
-        self.unique += other.unique;
-        self.multiple += other.multiple;
-        self.solved += other.solved;
-        self.unsolvable += other.unsolvable;
-        self.invalid += other.invalid;
+        for (status, n) in other.iter() {
+            *self.get_mut(status) += n;
+        }
     }
 
     /// All records counted.
     pub fn total(&self) -> u64 {
-        self.unique + self.multiple + self.solved + self.unsolvable + self.invalid
+        self.iter().map(|(_, n)| n).sum()
     }
 }
 
@@ -348,15 +383,9 @@ impl RunReport {
             }
         )?;
         let mut parts = Vec::new();
-        for (n, word) in [
-            (c.unique, "unique"),
-            (c.multiple, "multiple"),
-            (c.solved, "solved"),
-            (c.unsolvable, "unsolvable"),
-            (c.invalid, "invalid"),
-        ] {
+        for (status, n) in c.iter() {
             if n > 0 {
-                parts.push(format!("{word} {n}"));
+                parts.push(format!("{} {n}", status.word()));
             }
         }
         if self.mismatches > 0 {

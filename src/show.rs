@@ -89,7 +89,7 @@ pub fn show(
         return Err(ShowError::NoRecord { line, range });
     }
     let job = Grade::new();
-    let mut worker = Worker::new(&job);
+    let mut worker = Worker::new(&job, crate::engine::Budget::DEFAULT);
     let mut text = String::new();
     for p in &picked {
         let (answer, reason) = worker.answer(&job, &p.puzzle);

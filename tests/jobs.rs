@@ -125,10 +125,12 @@ fn in_memory_rows_equal_the_file_pipeline() {
         let path = common::data(name);
         let rows = RowWriter::new(OutputFormat::Csv, None);
         let mut out = Vec::new();
+        rows.header::<()>(&mut out);
         write_rows(
             &rows,
             &puzzles,
             &run_puzzles(&Classify::new(), &puzzles),
+            1,
             &mut out,
         );
         assert_eq!(
@@ -137,19 +139,23 @@ fn in_memory_rows_equal_the_file_pipeline() {
             "{name} classify"
         );
         out.clear();
+        rows.header::<()>(&mut out);
         write_rows(
             &rows,
             &puzzles,
             &run_puzzles(&Solve::new(), &puzzles),
+            1,
             &mut out,
         );
         assert_eq!(out, cli(&["solve", path.to_str().unwrap()]), "{name} solve");
         out.clear();
         let first: Vec<&String> = puzzles.iter().take(500).collect();
+        rows.header::<sudoku_batch::jobs::Minimal>(&mut out);
         write_rows(
             &rows,
             &first,
             &run_puzzles(&Minimize::new(), &first),
+            1,
             &mut out,
         );
         let file = cli(&["minimize", path.to_str().unwrap()]);

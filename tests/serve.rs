@@ -132,6 +132,7 @@ fn expected(puzzle: &str) -> (&'static str, Option<String>) {
         Classification::Multiple(_) => ("multiple", None),
         Classification::Unsolvable => ("unsolvable", None),
         Classification::Invalid(_) => ("invalid", None),
+        Classification::Undecided(_) => ("undecided", None),
     }
 }
 
@@ -699,4 +700,230 @@ fn canon_answers_json_and_datasets_as_the_cli_does() {
     }
     assert_eq!(results[10]["status"], "invalid");
     assert!(results[10]["canonical"].is_null());
+}
+
+/// True when the server closes `stream` within `within` (a read ends at end of file
+/// rather than at the read timeout); what it sent before goes into `seen`.
+fn closed_within(stream: &mut TcpStream, within: Duration, seen: &mut Vec<u8>) -> bool {
+    stream.set_read_timeout(Some(within)).unwrap();
+    let mut buf = [0u8; 4096];
+    loop {
+        match stream.read(&mut buf) {
+            Ok(0) => return true,
+            Ok(n) => seen.extend_from_slice(&buf[..n]),
+            Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => return true,
+            Err(_) => return false,
+        }
+    }
+}
+
+#[test]
+fn silent_half_sent_and_idle_connections_close_after_the_timeout() {
+    let server = Server::start(&["--timeout", "1"]);
+    let mut silent = TcpStream::connect(&server.addr).unwrap();
+    let mut half = TcpStream::connect(&server.addr).unwrap();
+    half.write_all(b"GET /healthz HTTP/1.1\r\nHo").unwrap();
+    let mut idle = TcpStream::connect(&server.addr).unwrap();
+    idle.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        .unwrap();
+    for (name, stream) in [
+        ("silent", &mut silent),
+        ("half", &mut half),
+        ("idle", &mut idle),
+    ] {
+        let mut seen = Vec::new();
+        assert!(
+            closed_within(stream, Duration::from_secs(10), &mut seen),
+            "{name}: still open"
+        );
+        if name == "idle" {
+            let seen = String::from_utf8_lossy(&seen);
+            assert!(seen.starts_with("HTTP/1.1 200"), "{seen}");
+        }
+    }
+    assert_eq!(get(&server.url("/healthz")).status, 200);
+}
+
+#[test]
+fn connections_over_the_cap_get_503_and_the_server_stays_reachable() {
+    let server = Server::start(&["--timeout", "2", "--max-connections", "8"]);
+    let held: Vec<TcpStream> = (0..8)
+        .map(|_| TcpStream::connect(&server.addr).unwrap())
+        .collect();
+    std::thread::sleep(Duration::from_millis(300));
+    let mut over = TcpStream::connect(&server.addr).unwrap();
+    let refused = read_response(&mut over);
+    assert!(refused.starts_with("HTTP/1.1 503"), "{refused}");
+    assert!(
+        refused.to_ascii_lowercase().contains("retry-after: 1"),
+        "{refused}"
+    );
+    assert!(refused.contains("{\"error\":"), "{refused}");
+    // The held ones time out, and their places come back.
+    drop(held);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while get(&server.url("/healthz")).status != 200 {
+        assert!(Instant::now() < deadline);
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+#[test]
+fn a_trickling_body_loses_its_place_after_the_timeout() {
+    let server = Server::start(&["--timeout", "2", "--max-inflight", "1"]);
+    let mut trickle = TcpStream::connect(&server.addr).unwrap();
+    trickle
+        .write_all(
+            b"POST /v1/classify HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n\
+              Transfer-Encoding: chunked\r\n\r\n",
+        )
+        .unwrap();
+    // One byte every 300 ms keeps the body from ever going 2 s without data.
+    let mut writer = trickle.try_clone().unwrap();
+    let trickler = std::thread::spawn(move || {
+        for _ in 0..40 {
+            if writer.write_all(b"1\r\n.\r\n").is_err() {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(300));
+        }
+    });
+    let started = Instant::now();
+    let answered = read_response(&mut trickle);
+    assert!(answered.starts_with("HTTP/1.1 408"), "{answered}");
+    assert!(started.elapsed() < Duration::from_secs(10));
+    // Its place is free while it would still be trickling.
+    let puzzle = puzzles("norvig-top95.txt")[0].clone();
+    let body = serde_json::json!({ "puzzle": puzzle }).to_string();
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let got = post(&server.url("/v1/classify"), "application/json", &body);
+        if got.status == 200 {
+            break;
+        }
+        assert_eq!(got.status, 503, "{}", got.body);
+        assert!(Instant::now() < deadline, "the trickler kept its place");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    drop(trickle);
+    trickler.join().unwrap();
+}
+
+#[test]
+fn a_client_that_sends_without_reading_is_cut_off() {
+    let server = Server::start(&["--timeout", "1", "--max-body", "100000000"]);
+    let source = std::fs::read(common::data("kaggle-1m-first10k.csv")).unwrap();
+    let mut body = Vec::new();
+    while body.len() < 30_000_000 {
+        body.extend_from_slice(&source);
+    }
+    let mut stream = start_request(&server, "/v1/classify", "text/csv", body.len());
+    stream
+        .set_write_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    let started = Instant::now();
+    let sent = stream.write_all(&body);
+    assert!(
+        sent.is_err(),
+        "30 MB went in while 30 MB of rows waited unread"
+    );
+    assert!(started.elapsed() < Duration::from_secs(25));
+    assert_eq!(get(&server.url("/healthz")).status, 200);
+}
+
+#[test]
+fn work_stops_when_its_request_times_out() {
+    let server = Server::start(&["--timeout", "1", "--max-inflight", "1"]);
+    // 40 boards of about a second each: half a minute of work on two threads.
+    let mut boards = common::hard_boards();
+    boards.extend(common::hard_boards());
+    let body = boards.join("\n") + "\n";
+    let timed_out = post(&server.url("/v1/classify"), "text/plain", &body);
+    assert_eq!(timed_out.status, 408, "{}", timed_out.body);
+    assert!(timed_out.json()["error"].is_string());
+    // The place comes back once the records being worked on end (each within its
+    // budget), long before the rest of the work would have.
+    let puzzle = puzzles("norvig-top95.txt")[0].clone();
+    let json = serde_json::json!({ "puzzle": puzzle }).to_string();
+    let started = Instant::now();
+    loop {
+        let got = post(&server.url("/v1/classify"), "application/json", &json);
+        if got.status == 200 {
+            break;
+        }
+        assert_eq!(got.status, 503, "{}", got.body);
+        assert!(
+            started.elapsed() < Duration::from_secs(12),
+            "the timed-out work went on"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+#[test]
+fn sigterm_exits_within_the_drain_timeout_whatever_clients_do() {
+    let mut server = Server::start(&["--timeout", "30", "--drain-timeout", "1"]);
+    // A head that never ends, and a dataset of boards that would take half a minute.
+    let mut half = TcpStream::connect(&server.addr).unwrap();
+    half.write_all(b"GET /healthz HTTP/1.1\r\nHo").unwrap();
+    let mut boards = common::hard_boards();
+    boards.extend(common::hard_boards());
+    let body = boards.join("\n") + "\n";
+    let mut busy = start_request(&server, "/v1/classify", "text/plain", body.len());
+    busy.write_all(body.as_bytes()).unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+    let started = Instant::now();
+    server.terminate();
+    let status = loop {
+        if let Some(status) = server.child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(8),
+            "still running after SIGTERM"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert_eq!(status.code(), Some(0));
+}
+
+#[test]
+fn a_body_without_a_content_type_is_refused() {
+    let server = Server::start(&[]);
+    let puzzle = puzzles("norvig-top95.txt")[0].clone();
+    let mut stream = TcpStream::connect(&server.addr).unwrap();
+    write!(
+        stream,
+        "POST /v1/classify HTTP/1.1\r\nHost: x\r\nContent-Length: {}\r\n\r\n{puzzle}",
+        puzzle.len()
+    )
+    .unwrap();
+    let response = read_response(&mut stream);
+    assert!(response.starts_with("HTTP/1.1 415"), "{response}");
+    assert!(response.contains("no Content-Type"), "{response}");
+}
+
+#[test]
+fn json_bodies_have_their_own_limit() {
+    let server = Server::start(&["--max-json", "10000"]);
+    let sent: Vec<String> = puzzles("magictour-top1465.txt")[..200].to_vec();
+    let body = serde_json::json!({ "puzzles": sent }).to_string();
+    let refused = post(&server.url("/v1/classify"), "application/json", &body);
+    assert_eq!(refused.status, 413, "{}", refused.body);
+    assert!(refused.body.contains("10000 bytes"), "{}", refused.body);
+    // The same puzzles as a dataset are fine, and a small JSON list too.
+    let lines = sent.join("\n") + "\n";
+    assert_eq!(
+        post(&server.url("/v1/classify"), "text/plain", &lines).status,
+        200
+    );
+    let small = serde_json::json!({ "puzzles": &sent[..50] }).to_string();
+    let got = post(&server.url("/v1/classify"), "application/json", &small);
+    assert_eq!(got.status, 200, "{}", got.body);
+    let results = got.json()["results"].as_array().unwrap().clone();
+    assert_eq!(results.len(), 50);
+    for (i, row) in results.iter().enumerate() {
+        assert_eq!(row["line"], i as u64 + 1);
+        assert_eq!(row["status"], "unique");
+    }
 }

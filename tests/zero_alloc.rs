@@ -6,6 +6,9 @@ mod common;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
+use std::sync::atomic::AtomicBool;
+
+use sudoku_batch::engine::Budget;
 use sudoku_batch::input::{detect_layout, ColumnChoice};
 use sudoku_batch::jobs::{Canon, Classify, Grade, Job, Minimize, Solve};
 use sudoku_batch::pipeline::{process_chunk, BoardSetup, Setup, Tally, Worker};
@@ -187,13 +190,27 @@ fn chunk_costs_with<J: Job>(
     boards: &BoardSetup,
     done: impl Fn(&Tally) -> u64,
 ) -> Vec<u64> {
+    chunk_costs_on(job, bytes, format, boards, Budget::DEFAULT, done)
+}
+
+fn chunk_costs_on<J: Job>(
+    job: &J,
+    bytes: &[u8],
+    format: OutputFormat,
+    boards: &BoardSetup,
+    budget: Budget,
+    done: impl Fn(&Tally) -> u64,
+) -> Vec<u64> {
     let layout = detect_layout(bytes, None, &ColumnChoice::Auto).unwrap();
     let rows = RowWriter::new(format, Some(&layout));
+    // A cancel flag that stays clear: checked before every record.
+    let cancel = AtomicBool::new(false);
     let setup = Setup {
         job,
         layout: &layout,
         rows: &rows,
         boards,
+        cancel: Some(&cancel),
     };
     let data = &bytes[layout.data_start..];
     let cut = |records: usize| {
@@ -206,7 +223,7 @@ fn chunk_costs_with<J: Job>(
             .0;
         &data[..end + 1]
     };
-    let mut worker = Worker::new(job);
+    let mut worker = Worker::new(job, budget);
     let mut out = Vec::new();
     let mut costs = Vec::new();
     for chunk in [cut(5000), cut(100), cut(5000)] {
@@ -324,8 +341,9 @@ fn pencil_mark_records_allocate_nothing() {
         layout: &layout,
         rows: &rows,
         boards: &boards,
+        cancel: None,
     };
-    let mut worker = Worker::new(&job);
+    let mut worker = Worker::new(&job, Budget::DEFAULT);
     let mut out = Vec::new();
     process_chunk(
         setup,
@@ -440,6 +458,104 @@ fn variant_boards_allocate_nothing_per_record() {
         t.counts.solved
     });
     assert_eq!(costs, [0, 0, 0]);
+}
+
+/// Records that spend their budget are `undecided` rows with a reason, and cost nothing
+/// either: 9x9 grids on both engines and every job, and 16x16 boards.
+#[test]
+fn undecided_records_allocate_nothing() {
+    let bytes = top95_repeated(5000);
+    let one = Budget::guesses(1);
+    // Every row counts once some of the records spent their budget.
+    let undecided = |t: &Tally| if t.counts.undecided > 0 { t.rows } else { 0 };
+    let plain = BoardSetup::default();
+    for costs in [
+        chunk_costs_on(
+            &Solve::new(),
+            &bytes,
+            OutputFormat::Csv,
+            &plain,
+            one,
+            undecided,
+        ),
+        chunk_costs_on(
+            &Classify::new(),
+            &bytes,
+            OutputFormat::Ndjson,
+            &plain,
+            one,
+            undecided,
+        ),
+        chunk_costs_on(
+            &Grade::new(),
+            &bytes,
+            OutputFormat::Csv,
+            &plain,
+            one,
+            undecided,
+        ),
+        chunk_costs_on(
+            &Canon::new(),
+            &bytes,
+            OutputFormat::Csv,
+            &plain,
+            one,
+            undecided,
+        ),
+        chunk_costs_on(
+            &Minimize::new(),
+            &bytes,
+            OutputFormat::Csv,
+            &plain,
+            one,
+            undecided,
+        ),
+        chunk_costs_on(
+            &Classify::<sudoku_batch::dlx::Dlx>::default(),
+            &bytes,
+            OutputFormat::Csv,
+            &plain,
+            one,
+            undecided,
+        ),
+    ] {
+        assert_eq!(costs, [0, 0, 0]);
+    }
+    // 25x25 boards that no engine settles in one branch.
+    let mut boards = Vec::new();
+    while boards.iter().filter(|&&b| b == b'\n').count() < 5000 {
+        for board in common::hard_boards() {
+            boards.extend_from_slice(board.as_bytes());
+            boards.push(b'\n');
+        }
+    }
+    let all = |t: &Tally| {
+        if t.counts.undecided == t.rows {
+            t.rows
+        } else {
+            0
+        }
+    };
+    for costs in [
+        chunk_costs_on(
+            &Classify::new(),
+            &boards,
+            OutputFormat::Csv,
+            &plain,
+            one,
+            all,
+        ),
+        chunk_costs_on(
+            &Classify::<sudoku_batch::dlx::Dlx>::default(),
+            &boards,
+            OutputFormat::Csv,
+            &plain,
+            one,
+            all,
+        ),
+    ] {
+        assert_eq!(costs, [0, 0, 0]);
+    }
 }
 
 /// `n` records: Norvig's top95 over and over (94 classes).

@@ -64,7 +64,14 @@ type Results = (Py<PyBytes>, Py<PyBytes>, Vec<(usize, String)>);
 type Forms = Option<(Py<PyBytes>, Vec<u64>)>;
 
 /// Status words by code, as the Python side maps them.
-const STATUS_WORDS: [&str; 5] = ["unique", "multiple", "solved", "unsolvable", "invalid"];
+const STATUS_WORDS: [&str; 6] = [
+    "unique",
+    "multiple",
+    "solved",
+    "unsolvable",
+    "invalid",
+    "undecided",
+];
 
 fn status_code(status: Status) -> u8 {
     STATUS_WORDS

@@ -24,8 +24,8 @@ from . import _native
 __all__ = ["solve", "classify", "grade", "generate", "classify_file", "canonical", "dedupe"]
 
 
-_STATUS_WORDS = np.array(["unique", "multiple", "solved", "unsolvable", "invalid"],
-                         dtype="U10")
+_STATUS_WORDS = np.array(["unique", "multiple", "solved", "unsolvable", "invalid",
+                          "undecided"], dtype="U10")
 
 
 def status_has_no_solution(status):
@@ -102,6 +102,8 @@ def _result(codes, solutions, reasons):
     # more than the solving): `.astype(str)` when text is wanted.
     solution = np.frombuffer(solutions, dtype="S81").copy()
     solution[status_has_no_solution(status)] = b""
+    # An `undecided` record (search budget spent) shows a solution only if it found one.
+    solution[(status == "undecided") & (solution == b"." * 81)] = b""
     reason = np.full(n, "", dtype=object)
     for i, text in reasons:
         reason[i] = text

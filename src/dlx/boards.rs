@@ -2,7 +2,7 @@
 //! first board of that size arrives and kept.
 
 use super::links::{Covers, Links};
-use crate::engine::BoardEngine;
+use crate::engine::{BoardEngine, Budget};
 use crate::variant::{
     Board, BoardClash, BoardCount, Geometry, GeometryError, PerSize, UnitKind, Variant,
 };
@@ -59,6 +59,7 @@ impl Shape {
                 solutions,
                 first: (solutions > 0).then_some(solution),
                 guesses: self.links.guesses(),
+                spent: self.links.spent(),
             }),
         }
     }
@@ -68,12 +69,15 @@ impl Shape {
 pub struct BoardDlx {
     /// One matrix per size.
     shapes: PerSize<Shape>,
+    /// Branches each count may try.
+    budget: Budget,
 }
 
 impl BoardEngine for BoardDlx {
     fn new(variant: Variant) -> BoardDlx {
         BoardDlx {
             shapes: PerSize::new(variant),
+            budget: Budget::DEFAULT,
         }
     }
 
@@ -83,7 +87,12 @@ impl BoardEngine for BoardDlx {
         limit: u64,
     ) -> Result<Result<BoardCount, BoardClash>, GeometryError> {
         let shape = self.shapes.get(board.side(), Shape::new)?;
+        shape.links.set_budget(self.budget);
         Ok(shape.count(board, limit))
+    }
+
+    fn set_budget(&mut self, budget: Budget) {
+        self.budget = budget;
     }
 }
 

@@ -7,7 +7,7 @@
 //! ```
 
 use super::links::{Covers, Links};
-use crate::engine::Engine;
+use crate::engine::{Budget, Engine};
 use crate::grid::{Grid, CELLS};
 use crate::solver::{Classification, Count, Outcome, SearchStats};
 use crate::variant::{Geometry, Variant};
@@ -47,15 +47,18 @@ impl Dlx {
             guesses: u32::try_from(self.links.guesses()).unwrap_or(u32::MAX),
             ..SearchStats::default()
         };
+        let spent = self.links.spent();
         match covers {
             Covers::Found(n) if n > 0 => Count {
                 solutions: n,
                 first: Some(solution),
+                spent,
             },
-            _ => Count {
-                solutions: 0,
-                first: None,
+            Covers::Found(_) => Count {
+                spent,
+                ..Count::NONE
             },
+            Covers::Clash(_) => Count::NONE,
         }
     }
 }
@@ -71,20 +74,14 @@ impl Engine for Dlx {
         if let Some(clash) = puzzle.find_clash() {
             return Outcome::Invalid(clash);
         }
-        match self.search(puzzle, 1, None).first {
-            Some(s) => Outcome::Solved(s),
-            None => Outcome::Unsolvable,
-        }
+        outcome(self.search(puzzle, 1, None))
     }
 
     fn solve_excluding(&mut self, puzzle: &Grid, cell: usize, digit: u8) -> Outcome {
         if let Some(clash) = puzzle.find_clash() {
             return Outcome::Invalid(clash);
         }
-        match self.search(puzzle, 1, Some((cell, digit))).first {
-            Some(s) => Outcome::Solved(s),
-            None => Outcome::Unsolvable,
-        }
+        outcome(self.search(puzzle, 1, Some((cell, digit))))
     }
 
     fn count(&mut self, puzzle: &Grid, limit: u64) -> Count {
@@ -97,6 +94,7 @@ impl Engine for Dlx {
         }
         let count = self.search(puzzle, 2, None);
         match (count.solutions, count.first) {
+            (0 | 1, first) if count.spent => Classification::Undecided(first),
             (1, Some(s)) => Classification::Unique(s),
             (_, Some(s)) => Classification::Multiple(s),
             _ => Classification::Unsolvable,
@@ -105,6 +103,19 @@ impl Engine for Dlx {
 
     fn stats(&self) -> SearchStats {
         self.stats
+    }
+
+    fn set_budget(&mut self, budget: Budget) {
+        self.links.set_budget(budget);
+    }
+}
+
+/// The outcome of a count to one.
+fn outcome(count: Count) -> Outcome {
+    match count.first {
+        Some(s) => Outcome::Solved(s),
+        None if count.spent => Outcome::Undecided,
+        None => Outcome::Unsolvable,
     }
 }
 

@@ -44,6 +44,10 @@ pub(crate) struct Links {
     fixed: Box<[u32]>,
     /// Branches tried in the last search.
     guesses: u64,
+    /// Branches a search may try.
+    budget: u64,
+    /// The last search stopped at its budget.
+    spent: bool,
 }
 
 impl Links {
@@ -101,12 +105,25 @@ impl Links {
             chosen: vec![0; depth + 1].into(),
             fixed: vec![0; depth + 1].into(),
             guesses: 0,
+            budget: crate::engine::Budget::DEFAULT.get(),
+            spent: false,
         }
     }
 
     /// Branches tried in the last search.
     pub(crate) fn guesses(&self) -> u64 {
         self.guesses
+    }
+
+    /// Sets how many branches each later search may try.
+    pub(crate) fn set_budget(&mut self, budget: crate::engine::Budget) {
+        self.budget = budget.get();
+    }
+
+    /// True when the last search stopped at its budget: the covers it counted are those
+    /// found by then.
+    pub(crate) fn spent(&self) -> bool {
+        self.spent
     }
 
     /// Counts the exact covers that contain every row of `fixed` and not row `exclude`,
@@ -120,6 +137,7 @@ impl Links {
         mut first: impl FnMut(&mut dyn Iterator<Item = usize>),
     ) -> Covers {
         self.guesses = 0;
+        self.spent = false;
         if let Some(r) = exclude {
             self.hide_row(r);
         }
@@ -252,6 +270,11 @@ impl Links {
                     }
                     h = self.right[h] as usize;
                 }
+                if self.size[best] > 1 && self.guesses >= self.budget {
+                    self.spent = true;
+                    self.unwind(depth);
+                    return solutions;
+                }
                 if self.size[best] > 0 {
                     self.cover(best);
                     let node = self.down[best] as usize;
@@ -274,6 +297,12 @@ impl Links {
                 self.unselect(node);
                 let header = self.column[node] as usize;
                 let next = self.down[node] as usize;
+                if next != header && self.guesses >= self.budget {
+                    self.spent = true;
+                    self.uncover(header);
+                    self.unwind(depth);
+                    return solutions;
+                }
                 if next != header {
                     self.select(next);
                     self.chosen[depth] = next as u32;

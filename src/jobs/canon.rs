@@ -3,9 +3,9 @@
 
 use std::marker::PhantomData;
 
-use super::{Answer, Columns, Job, Value};
+use super::{engine, Answer, Columns, Job, Value};
 use crate::canon::{Canonical, Canonicalizer};
-use crate::engine::Engine;
+use crate::engine::{Budget, Engine};
 use crate::grid::Grid;
 use crate::solver::Solver;
 use crate::variant::Variant;
@@ -59,11 +59,11 @@ impl<E: Engine> Job for Canon<E> {
         true
     }
 
-    fn worker(&self) -> Self::Worker {
-        (E::boxed(), Box::new(Canonicalizer::new()))
+    fn worker(&self, budget: Budget) -> Self::Worker {
+        (engine(budget), Box::new(Canonicalizer::new()))
     }
 
-    fn boards(&self, _: Variant) {}
+    fn boards(&self, _: Variant, _: Budget) {}
 
     fn run(&self, (engine, canon): &mut Self::Worker, puzzle: &Grid) -> Answer<CanonForm> {
         let answer = super::classify::answer(engine.classify(puzzle));

@@ -2,9 +2,9 @@
 
 use std::marker::PhantomData;
 
+use super::{board_engine, engine};
 use super::{Answer, BoardAnswer, Job};
-use crate::engine::BoardEngine;
-use crate::engine::Engine;
+use crate::engine::{BoardEngine, Budget, Engine};
 use crate::grid::Grid;
 use crate::marks::Marks;
 use crate::report::Status;
@@ -34,6 +34,7 @@ pub(super) fn answer(class: Classification) -> Answer<()> {
         Classification::Multiple(s) => (Status::Multiple, Some(s), None),
         Classification::Unsolvable => (Status::Unsolvable, None, None),
         Classification::Invalid(c) => (Status::Invalid, None, Some(c)),
+        Classification::Undecided(s) => (Status::Undecided, s, None),
     };
     Answer {
         status,
@@ -56,12 +57,12 @@ impl<E: Engine> Job for Classify<E> {
         true
     }
 
-    fn worker(&self) -> Box<E> {
-        E::boxed()
+    fn worker(&self, budget: Budget) -> Box<E> {
+        engine(budget)
     }
 
-    fn boards(&self, variant: Variant) -> E::Boards {
-        E::Boards::new(variant)
+    fn boards(&self, variant: Variant, budget: Budget) -> E::Boards {
+        board_engine(variant, budget)
     }
 
     #[inline]

@@ -7,9 +7,10 @@
 use std::marker::PhantomData;
 
 use super::classify::answer;
+use super::{board_engine, engine};
 use super::{Answer, BoardAnswer, Classify, Columns, Job, Value};
 use crate::dlx::Dlx;
-use crate::engine::{BoardEngine, Engine};
+use crate::engine::{Budget, Engine};
 use crate::grid::Grid;
 use crate::report::Status;
 use crate::solver::{Classification, Solver};
@@ -31,8 +32,8 @@ impl CrossCheck {
     }
 }
 
-/// Column `engines`: empty for malformed records (no engine saw them), else `agree` or
-/// `disagree`.
+/// Column `engines`: empty for malformed records (no engine saw them) and for records
+/// either engine left `undecided` (nothing to compare), else `agree` or `disagree`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Agreement {
     /// Both engines classified the record.
@@ -91,12 +92,12 @@ impl<A: Engine, B: Engine> Job for CrossCheck<A, B> {
         true
     }
 
-    fn worker(&self) -> (Box<A>, Box<B>) {
-        (A::boxed(), B::boxed())
+    fn worker(&self, budget: Budget) -> (Box<A>, Box<B>) {
+        (engine(budget), engine(budget))
     }
 
-    fn boards(&self, variant: Variant) -> Self::Boards {
-        (A::Boards::new(variant), B::Boards::new(variant))
+    fn boards(&self, variant: Variant, budget: Budget) -> Self::Boards {
+        (board_engine(variant, budget), board_engine(variant, budget))
     }
 
     fn run_board(
@@ -106,12 +107,13 @@ impl<A: Engine, B: Engine> Job for CrossCheck<A, B> {
     ) -> Option<BoardAnswer<Agreement>> {
         let a = Classify::<A>::default().run_board(first, board)?;
         let b = Classify::<B>::default().run_board(second, board)?;
+        let undecided = a.status == Status::Undecided || b.status == Status::Undecided;
         Some(BoardAnswer {
             status: a.status,
             solution: a.solution,
             problem: a.problem,
             extra: Agreement {
-                checked: true,
+                checked: !undecided,
                 agree: same_board_class(&a, &b),
             },
         })
@@ -120,15 +122,17 @@ impl<A: Engine, B: Engine> Job for CrossCheck<A, B> {
     #[inline]
     fn run(&self, (first, second): &mut (Box<A>, Box<B>), puzzle: &Grid) -> Answer<Agreement> {
         let class = first.classify(puzzle);
-        let agree = same_class(&class, &second.classify(puzzle));
+        let other = second.classify(puzzle);
+        let undecided = matches!(class, Classification::Undecided(_))
+            || matches!(other, Classification::Undecided(_));
         let row = answer(class);
         Answer {
             status: row.status,
             solution: row.solution,
             clash: row.clash,
             extra: Agreement {
-                checked: true,
-                agree,
+                checked: !undecided,
+                agree: same_class(&class, &other),
             },
         }
     }

@@ -5,6 +5,8 @@
 //! the engine's classifier before it is written, and graded.
 
 use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 use super::{Columns, Value};
 use crate::engine::Engine;
@@ -34,7 +36,12 @@ pub struct Generate {
     graded: bool,
     /// Variant boards instead of classic 9x9 grids.
     boards: Option<Box<BoardPlan>>,
+    /// Set by the caller to stop making records (a server whose request timed out).
+    cancel: Option<Arc<AtomicBool>>,
 }
+
+/// Full grids tried between two looks at the cancel flag (a few milliseconds).
+const CANCEL_SLICE: u64 = 64;
 
 /// A record could not be made.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -110,7 +117,23 @@ impl Generate {
             levels,
             graded: graded || levels.is_some(),
             boards: None,
+            cancel: None,
         }
+    }
+
+    /// The same, stopping soon after `cancel` is set: a record being made then fails
+    /// with a [`GenerateError`] (for a caller who no longer wants the answer).
+    pub fn cancelled_by(self, cancel: Arc<AtomicBool>) -> Generate {
+        Generate {
+            cancel: Some(cancel),
+            ..self
+        }
+    }
+
+    fn cancelled(&self) -> bool {
+        self.cancel
+            .as_deref()
+            .is_some_and(|c| c.load(Ordering::Relaxed))
     }
 
     /// Variant boards to `plan`, from `seed` (not graded: the grader's techniques and
@@ -141,7 +164,7 @@ impl Generate {
         let plan = self.boards.as_deref().expect("a board run");
         let mut rng = record_rng(self.seed, index);
         let mut attempts = 0u64;
-        while attempts < MAX_BOARD_ATTEMPTS {
+        while attempts < MAX_BOARD_ATTEMPTS && !self.cancelled() {
             let Some(made) = plan.make(engine, &mut rng, MAX_BOARD_ATTEMPTS - attempts) else {
                 attempts = MAX_BOARD_ATTEMPTS;
                 break;
@@ -150,7 +173,7 @@ impl Generate {
             // The engine confirms what digging decided, with a fresh count.
             let confirmed = matches!(
                 engine.count(&made.puzzle, 2),
-                Ok(Ok(c)) if c.solutions == 1 && c.first == Some(made.solution)
+                Ok(Ok(c)) if c.solutions == 1 && !c.spent && c.first == Some(made.solution)
             );
             if confirmed {
                 let givens = made.puzzle.givens() as u16;
@@ -179,16 +202,12 @@ impl Generate {
     ) -> Result<(Made, Generated), GenerateError> {
         let mut rng = record_rng(self.seed, index);
         let mut attempts = 0u64;
-        while attempts < MAX_ATTEMPTS {
-            let Some(made) = make(
-                engine,
-                &self.spec,
-                &self.orbits,
-                &mut rng,
-                MAX_ATTEMPTS - attempts,
-            ) else {
-                attempts = MAX_ATTEMPTS;
-                break;
+        while attempts < MAX_ATTEMPTS && !self.cancelled() {
+            // In slices, to look at the cancel flag; the grids drawn are the same.
+            let slice = (MAX_ATTEMPTS - attempts).min(CANCEL_SLICE);
+            let Some(made) = make(engine, &self.spec, &self.orbits, &mut rng, slice) else {
+                attempts += slice;
+                continue;
             };
             attempts += 1 + u64::from(made.restarts);
             // The classifier confirms what digging decided, independently of it.

@@ -2,8 +2,8 @@
 
 use std::marker::PhantomData;
 
-use super::{Answer, BoardAnswer, Classify, Columns, Job, Value};
-use crate::engine::{BoardEngine, Engine};
+use super::{board_engine, engine, Answer, BoardAnswer, Classify, Columns, Job, Value};
+use crate::engine::{Budget, Engine};
 use crate::grader::{self, BoardGrader, TECHNIQUE_NAMES};
 use crate::grid::Grid;
 use crate::report::{Breakdown, Status};
@@ -66,12 +66,12 @@ impl<E: Engine> Job for Grade<E> {
         true
     }
 
-    fn worker(&self) -> Box<E> {
-        E::boxed()
+    fn worker(&self, budget: Budget) -> Box<E> {
+        engine(budget)
     }
 
-    fn boards(&self, variant: Variant) -> Self::Boards {
-        (E::Boards::new(variant), BoardGrader::new(variant))
+    fn boards(&self, variant: Variant, budget: Budget) -> Self::Boards {
+        (board_engine(variant, budget), BoardGrader::new(variant))
     }
 
     /// Variant boards: classified by the job's board engine, the unique ones graded

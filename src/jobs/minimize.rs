@@ -7,8 +7,9 @@
 
 use std::marker::PhantomData;
 
+use super::engine;
 use super::{Answer, Columns, Job, Value};
-use crate::engine::Engine;
+use crate::engine::{Budget, Engine};
 use crate::grid::{Grid, CELLS};
 use crate::report::Status;
 use crate::solver::Solver;
@@ -58,7 +59,9 @@ pub fn minimize<E: Engine>(engine: &mut E, puzzle: &Grid) -> Grid {
             continue;
         }
         current.set(cell, 0);
-        if engine.count(&current, 2).solutions != 1 {
+        let count = engine.count(&current, 2);
+        // A count that spent its budget proves nothing: the given stays.
+        if count.solutions != 1 || count.spent {
             current.set(cell, digit);
         }
     }
@@ -78,11 +81,11 @@ impl<E: Engine> Job for Minimize<E> {
         true
     }
 
-    fn worker(&self) -> Box<E> {
-        E::boxed()
+    fn worker(&self, budget: Budget) -> Box<E> {
+        engine(budget)
     }
 
-    fn boards(&self, _: Variant) {}
+    fn boards(&self, _: Variant, _: Budget) {}
 
     fn run(&self, engine: &mut Box<E>, puzzle: &Grid) -> Answer<Minimal> {
         let answer = super::classify::answer(engine.classify(puzzle));

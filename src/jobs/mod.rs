@@ -27,6 +27,7 @@ pub use grade::{Grade, Graded};
 pub use minimize::{Minimal, Minimize};
 pub use solve::Solve;
 
+use crate::engine::{BoardEngine, Budget, Engine};
 use crate::grid::{Clash, Grid};
 use crate::marks::Marks;
 use crate::report::{Breakdown, Status};
@@ -55,11 +56,11 @@ pub trait Job: Sync {
         false
     }
 
-    /// A fresh worker state.
-    fn worker(&self) -> Self::Worker;
+    /// A fresh worker state whose engines give up on a record after `budget` branches.
+    fn worker(&self, budget: Budget) -> Self::Worker;
 
-    /// Fresh board state for boards of `variant`.
-    fn boards(&self, variant: Variant) -> Self::Boards;
+    /// Fresh board state for boards of `variant`, with engines on `budget`.
+    fn boards(&self, variant: Variant, budget: Budget) -> Self::Boards;
 
     /// The answer for one well-formed puzzle.
     fn run(&self, worker: &mut Self::Worker, puzzle: &Grid) -> Answer<Self::Extra>;
@@ -79,6 +80,20 @@ pub trait Job: Sync {
     fn run_marks(&self, _worker: &mut Self::Worker, _marks: &Marks) -> Option<Answer<Self::Extra>> {
         None
     }
+}
+
+/// A fresh engine on `budget`.
+pub(crate) fn engine<E: Engine>(budget: Budget) -> Box<E> {
+    let mut engine = E::boxed();
+    engine.set_budget(budget);
+    engine
+}
+
+/// A fresh board engine for `variant` on `budget`.
+pub(crate) fn board_engine<B: BoardEngine>(variant: Variant, budget: Budget) -> B {
+    let mut engine = B::new(variant);
+    engine.set_budget(budget);
+    engine
 }
 
 /// A job's answer for one record.
@@ -109,8 +124,9 @@ pub struct BoardAnswer<E = ()> {
 }
 
 impl BoardAnswer {
-    /// The answer for what [`crate::engine::BoardEngine::count`] said, with `found` naming the status
-    /// of a board with at least one solution (`solved`, or by count `unique`/`multiple`).
+    /// The answer for what [`BoardEngine::count`] said, with `found` naming the status
+    /// of a board with at least one solution (`solved`, or by count `unique`/`multiple`);
+    /// a count that spent its budget is `undecided`.
     pub fn from_count(
         counted: Result<Result<BoardCount, BoardClash>, GeometryError>,
         found: impl Fn(u64) -> Status,
@@ -124,6 +140,14 @@ impl BoardAnswer {
         match counted {
             Err(e) => invalid(Err(e)),
             Ok(Err(clash)) => invalid(Ok(clash)),
+            // A search stops at its limit before it spends its budget, so a spent one
+            // never reached it.
+            Ok(Ok(count)) if count.spent => BoardAnswer {
+                status: Status::Undecided,
+                solution: count.first,
+                problem: None,
+                extra: (),
+            },
             Ok(Ok(count)) if count.solutions == 0 => BoardAnswer {
                 status: Status::Unsolvable,
                 solution: None,

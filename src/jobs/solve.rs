@@ -2,9 +2,9 @@
 
 use std::marker::PhantomData;
 
+use super::{board_engine, engine};
 use super::{Answer, BoardAnswer, Job};
-use crate::engine::BoardEngine;
-use crate::engine::Engine;
+use crate::engine::{BoardEngine, Budget, Engine};
 use crate::grid::Grid;
 use crate::marks::Marks;
 use crate::report::Status;
@@ -40,12 +40,12 @@ impl<E: Engine> Job for Solve<E> {
         false
     }
 
-    fn worker(&self) -> Box<E> {
-        E::boxed()
+    fn worker(&self, budget: Budget) -> Box<E> {
+        engine(budget)
     }
 
-    fn boards(&self, variant: Variant) -> E::Boards {
-        E::Boards::new(variant)
+    fn boards(&self, variant: Variant, budget: Budget) -> E::Boards {
+        board_engine(variant, budget)
     }
 
     fn run_board(&self, engine: &mut E::Boards, board: &Board) -> Option<BoardAnswer> {
@@ -71,6 +71,7 @@ fn answer(outcome: Outcome) -> Answer<()> {
         Outcome::Solved(s) => (Status::Solved, Some(s), None),
         Outcome::Unsolvable => (Status::Unsolvable, None, None),
         Outcome::Invalid(c) => (Status::Invalid, None, Some(c)),
+        Outcome::Undecided => (Status::Undecided, None, None),
     };
     Answer {
         status,

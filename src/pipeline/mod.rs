@@ -21,13 +21,14 @@ pub use worker::{process_chunk, BoardSetup, Setup, Tally, Worker};
 use std::io::{self, Read};
 use std::ops::Range;
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
 use std::time::Instant;
 
 use hdrhistogram::Histogram;
 use rayon::ThreadPool;
 
-use crate::engine::Engine;
+use crate::engine::{Budget, Engine};
 use crate::generate::{Made, MadeBoard};
 use crate::input::{detect_layout, ColumnChoice, Format, InputBytes, InputError, Layout};
 use crate::jobs::{Columns, Generate, GenerateError, Generated, Job};
@@ -64,6 +65,12 @@ pub struct RunOptions {
     pub boards: BoardRules,
     /// Statuses whose rows are written (`--only`); the others are counted, not written.
     pub only: StatusSet,
+    /// Branches each record may take before it is `undecided` (`--budget`).
+    pub budget: Budget,
+    /// Set by the caller to stop the run early (a server whose client went away): the
+    /// records not yet started are skipped and the run fails with
+    /// [`RunError::Cancelled`].
+    pub cancel: Option<Arc<AtomicBool>>,
 }
 
 impl RunOptions {
@@ -81,6 +88,8 @@ impl RunOptions {
             pool: None,
             boards: BoardRules::default(),
             only: StatusSet::ALL,
+            budget: Budget::DEFAULT,
+            cancel: None,
         }
     }
 }
@@ -96,6 +105,8 @@ pub enum RunError {
     Threads(String),
     /// A record could not be made (`generate`).
     Generate(GenerateError),
+    /// The caller stopped the run ([`RunOptions::cancel`]).
+    Cancelled,
 }
 
 impl std::fmt::Display for RunError {
@@ -105,6 +116,7 @@ impl std::fmt::Display for RunError {
             RunError::Output(e) => e.fmt(f),
             RunError::Threads(e) => write!(f, "cannot start worker threads: {e}"),
             RunError::Generate(e) => e.fmt(f),
+            RunError::Cancelled => f.write_str("the run was cancelled"),
         }
     }
 }
@@ -211,15 +223,19 @@ fn run_source<J: Job, R: Read>(
     let threads = pool
         .map_or(options.threads, ThreadPool::current_num_threads)
         .max(1);
-    let workers: Vec<Mutex<Worker<J>>> =
-        (0..threads).map(|_| Mutex::new(Worker::new(job))).collect();
+    let workers: Vec<Mutex<Worker<J>>> = (0..threads)
+        .map(|_| Mutex::new(Worker::new(job, options.budget)))
+        .collect();
     let rows = RowWriter::new(options.output_format, Some(layout)).only(options.only);
     let boards = BoardSetup::new(options.boards.clone());
+    let cancel = options.cancel.as_deref();
+    let cancelled = || cancel.is_some_and(|c| c.load(Ordering::Relaxed));
     let setup = Setup {
         job,
         layout,
         rows: &rows,
         boards: &boards,
+        cancel,
     };
     let mut header = Vec::new();
     if options.header {
@@ -235,6 +251,7 @@ fn run_source<J: Job, R: Read>(
         output,
         progress,
         || match source.next_chunk() {
+            _ if cancelled() => Err(RunError::Cancelled),
             Ok(Some(chunk)) => {
                 let len = chunk.bytes.as_slice().len() as u64;
                 Ok(Some((chunk, len)))
@@ -249,6 +266,9 @@ fn run_source<J: Job, R: Read>(
         |chunk: Chunk<'_>, worker: &mut Worker<J>, out: &mut Vec<u8>, tally: &mut Tally| {
             let bytes = chunk.bytes.as_slice();
             process_chunk(setup, bytes, chunk.first_line, worker, out, tally);
+            if cancelled() {
+                return Err(RunError::Cancelled);
+            }
             Ok(())
         },
     )?;

@@ -4,10 +4,12 @@
 //! Nothing here allocates once a chunk's output buffer has grown to the chunk's size
 //! (proven by `tests/zero_alloc.rs` with a counting allocator).
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use hdrhistogram::Histogram;
 
+use crate::engine::Budget;
 use crate::grid::Grid;
 use crate::input::{for_each_record, Layout, Record, RecordError, RecordScratch};
 use crate::jobs::Columns;
@@ -27,16 +29,20 @@ pub struct Worker<J: Job> {
     scratch: RecordScratch,
     /// The job's board engines, made when the first variant board arrives.
     boards: Option<J::Boards>,
+    /// Branches each record may take.
+    budget: Budget,
 }
 
 impl<J: Job> Worker<J> {
-    /// A fresh worker for `job`.
-    pub fn new(job: &J) -> Self {
+    /// A fresh worker for `job`, whose engines give up on a record after `budget`
+    /// branches.
+    pub fn new(job: &J, budget: Budget) -> Self {
         Worker {
-            state: job.worker(),
+            state: job.worker(budget),
             histogram: new_histogram(),
             scratch: RecordScratch::default(),
             boards: None,
+            budget,
         }
     }
 
@@ -53,7 +59,14 @@ impl<J: Job> Worker<J> {
         job: &J,
         puzzle: &Result<Grid, RecordError>,
     ) -> (Answer<J::Extra>, Option<Reason>) {
-        answer(job, &mut self.state, &mut self.histogram, puzzle, None)
+        answer(
+            job,
+            &mut self.state,
+            &mut self.histogram,
+            puzzle,
+            None,
+            self.budget,
+        )
     }
 }
 
@@ -64,6 +77,7 @@ fn answer<J: Job>(
     histogram: &mut Histogram<u64>,
     puzzle: &Result<Grid, RecordError>,
     marks: Option<&Marks>,
+    budget: Budget,
 ) -> (Answer<J::Extra>, Option<Reason>) {
     let invalid = |e: RecordError| {
         let answer = Answer {
@@ -88,7 +102,11 @@ fn answer<J: Job>(
     };
     let ns = start.elapsed().as_nanos() as u64;
     histogram.saturating_record(ns.max(1));
-    (answer, answer.clash.map(Reason::Clash))
+    let reason = match answer.status {
+        Status::Undecided => Some(Reason::Budget(budget.get())),
+        _ => answer.clash.map(Reason::Clash),
+    };
+    (answer, reason)
 }
 
 /// Counts produced by processing one chunk.
@@ -197,6 +215,8 @@ pub struct Setup<'a, J> {
     pub rows: &'a RowWriter,
     /// How records are read as variant boards.
     pub boards: &'a BoardSetup,
+    /// Set when the run is to stop: the records left are skipped (and the run fails).
+    pub cancel: Option<&'a AtomicBool>,
 }
 
 /// How a run reads variant boards: the rules, and the alphabet of each size made once.
@@ -263,6 +283,7 @@ pub fn process_chunk<J: Job>(
         layout,
         rows,
         boards,
+        cancel,
     } = setup;
     let uniqueness = job.checks_uniqueness();
     let Worker {
@@ -270,14 +291,32 @@ pub fn process_chunk<J: Job>(
         histogram,
         scratch,
         boards: engine,
+        budget,
     } = worker;
+    let budget = *budget;
     for_each_record(bytes, first_line, layout, scratch, |record| {
-        if boards.takes(&record) {
-            let engine = engine.get_or_insert_with(|| job.boards(boards.rules.variant));
-            board_row(job, engine, histogram, boards, rows, &record, out, tally);
+        if cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
             return;
         }
-        let (answer, reason) = answer(job, state, histogram, &record.puzzle, record.marks.as_ref());
+        if boards.takes(&record) {
+            let engine = engine.get_or_insert_with(|| job.boards(boards.rules.variant, budget));
+            let on = BoardOn {
+                job,
+                rows,
+                boards,
+                budget,
+            };
+            board_row(on, engine, histogram, &record, out, tally);
+            return;
+        }
+        let (answer, reason) = answer(
+            job,
+            state,
+            histogram,
+            &record.puzzle,
+            record.marks.as_ref(),
+            budget,
+        );
         let mismatch = mismatch(&record, answer.solution.as_ref());
         tally.add(record.line, answer.status, mismatch, uniqueness);
         tally.count_extra(record.line, &answer.extra);
@@ -303,19 +342,30 @@ pub fn process_chunk<J: Job>(
     });
 }
 
+/// What a board record is run with.
+struct BoardOn<'a, J> {
+    job: &'a J,
+    rows: &'a RowWriter,
+    boards: &'a BoardSetup,
+    budget: Budget,
+}
+
 /// One variant board record: parse, run, time, count, write.
-#[allow(clippy::too_many_arguments)]
 #[inline(never)]
 fn board_row<J: Job>(
-    job: &J,
+    on: BoardOn<'_, J>,
     engine: &mut J::Boards,
     histogram: &mut Histogram<u64>,
-    boards: &BoardSetup,
-    rows: &RowWriter,
     record: &Record<'_>,
     out: &mut Vec<u8>,
     tally: &mut Tally,
 ) {
+    let BoardOn {
+        job,
+        rows,
+        boards,
+        budget,
+    } = on;
     let rules = &boards.rules;
     let parsed = match (&record.puzzle, &record.marks) {
         (Ok(grid), None) if rules.symbols.is_none() && rules.size.is_none_or(|s| s == 9) => {
@@ -349,6 +399,10 @@ fn board_row<J: Job>(
                         },
                         Err(e) => Reason::Geometry(e),
                     });
+                    let reason = match answer.status {
+                        Status::Undecided => Some(Reason::Budget(budget.get())),
+                        _ => reason,
+                    };
                     (answer.status, answer.solution, reason, answer.extra)
                 }
             }

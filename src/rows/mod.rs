@@ -61,6 +61,8 @@ pub enum Reason {
     },
     /// The command does not take variant boards.
     BoardsNotSupported,
+    /// The search spent its budget of this many branches (`undecided`).
+    Budget(u64),
 }
 
 impl Reason {
@@ -104,6 +106,7 @@ impl fmt::Display for Described<'_> {
                     UnitKind::Window => write!(f, "window {number}"),
                 }
             }
+            (Reason::Budget(n), _) => write!(f, "search budget of {n} branches spent"),
             (Reason::BoardsNotSupported, _) => {
                 f.write_str("only solve, classify and grade take boards other than classic 9x9")
             }

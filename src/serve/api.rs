@@ -2,8 +2,10 @@
 //! pool (never on the async threads), and turns the result or a typed error into a
 //! response. No solving logic lives here.
 
+use std::borrow::Cow;
 use std::io;
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 
 use axum::body::{to_bytes, Body};
@@ -15,13 +17,14 @@ use rayon::prelude::*;
 use serde::Deserialize;
 use tokio::sync::{mpsc, oneshot, OwnedSemaphorePermit};
 
+use super::cancel::CancelOnDrop;
 use super::error::ApiError;
 use super::metrics;
 use super::state::AppState;
 use super::stream::{
     body_of, is_too_large, pump, BodyEnd, BodyReader, Piece, ResponseWriter, CHANNEL_CHUNKS,
 };
-use crate::batch::{parse_record, run_puzzles_with, write_rows};
+use crate::batch::{parse_record, run_puzzles_until, write_rows};
 use crate::generate::{Pattern, Spec, Target, MIN_GIVENS};
 use crate::grader::Levels;
 use crate::grid::Unit;
@@ -136,7 +139,7 @@ enum BodyKind {
 
 fn body_kind(headers: &HeaderMap) -> Result<BodyKind, ApiError> {
     let Some(value) = headers.get(header::CONTENT_TYPE) else {
-        return Ok(BodyKind::Dataset);
+        return Err(ApiError::NoType);
     };
     let text = value.to_str().unwrap_or("?");
     let mime = text
@@ -152,17 +155,20 @@ fn body_kind(headers: &HeaderMap) -> Result<BodyKind, ApiError> {
     }
 }
 
-/// `{"puzzle": "..."}` or `{"puzzles": ["...", ...]}`.
+/// `{"puzzle": "..."}` or `{"puzzles": ["...", ...]}`, the strings borrowed from the
+/// body where they hold no escapes (a puzzle costs a pointer and a length, not a copy).
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct PuzzlesIn {
-    puzzle: Option<String>,
-    puzzles: Option<Vec<String>>,
+struct PuzzlesIn<'a> {
+    #[serde(borrow)]
+    puzzle: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    puzzles: Option<Vec<Cow<'a, str>>>,
 }
 
-impl PuzzlesIn {
+impl<'a> PuzzlesIn<'a> {
     /// The puzzles, and whether one was sent on its own.
-    fn into_list(self) -> Result<(Vec<String>, bool), ApiError> {
+    fn into_list(self) -> Result<(Vec<Cow<'a, str>>, bool), ApiError> {
         match (self.puzzle, self.puzzles) {
             (Some(one), None) => Ok((vec![one], true)),
             (None, Some(many)) => Ok((many, false)),
@@ -173,11 +179,12 @@ impl PuzzlesIn {
     }
 }
 
-/// Reads a whole (size-limited) body.
-async fn read_body(state: &AppState, body: Body) -> Result<bytes::Bytes, ApiError> {
-    to_bytes(body, usize::MAX).await.map_err(|e| {
+/// Reads a whole body of at most `limit` bytes (`--max-json`, under `--max-body`).
+async fn read_body(state: &AppState, body: Body, limit: u64) -> Result<bytes::Bytes, ApiError> {
+    let within = usize::try_from(limit).unwrap_or(usize::MAX);
+    to_bytes(body, within).await.map_err(|e| {
         if is_too_large(&e) {
-            ApiError::TooLarge(state.max_body)
+            ApiError::TooLarge(limit.min(state.max_body))
         } else {
             ApiError::BadJson(format!("reading the body failed: {e}"))
         }
@@ -185,9 +192,13 @@ async fn read_body(state: &AppState, body: Body) -> Result<bytes::Bytes, ApiErro
 }
 
 /// Parses a JSON body into `T`.
-fn json<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+fn json<'a, T: serde::Deserialize<'a>>(bytes: &'a [u8]) -> Result<T, ApiError> {
     serde_json::from_slice(bytes).map_err(|e| ApiError::BadJson(e.to_string()))
 }
+
+/// Puzzles of a JSON request solved at a time: the results of one slice are written as
+/// rows before the next is solved, so they never all sit in memory at once.
+const JSON_SLICE: usize = 4096;
 
 /// Runs `work` on the rayon pool, holding `permit` until it is done; a panic in it
 /// becomes a 500, and the pool goes on.
@@ -234,45 +245,52 @@ async fn json_records<J>(
 where
     J: Job + Send + 'static,
 {
-    let bytes = read_body(state, body).await?;
-    let (puzzles, single) = json::<PuzzlesIn>(&bytes)?.into_list()?;
-    let (rows, counts) = on_pool(state, permit, move |state| {
-        let results = run_puzzles_with(&job, workers(state), &puzzles);
+    let bytes = read_body(state, body, state.max_json).await?;
+    // Dropped with this future (a 408, a client gone): the work stops between records.
+    let (_guard, cancelled) = CancelOnDrop::new();
+    let cancel = cancelled.flag();
+    let answered = on_pool(state, permit, move |state| {
+        let (owned, single) = json::<PuzzlesIn<'_>>(&bytes)?.into_list()?;
+        let puzzles: Vec<&str> = owned.iter().map(|p| &**p).collect();
+        let writer = RowWriter::new(OutputFormat::Ndjson, None);
         let mut counts = StatusCounts::default();
-        results.iter().for_each(|r| counts.add(r.status));
-        let mut rows = Vec::with_capacity(puzzles.len() * 200);
-        write_rows(
-            &RowWriter::new(OutputFormat::Ndjson, None),
-            &puzzles,
-            &results,
-            &mut rows,
-        );
-        (rows, counts)
+        let mut rows = Vec::with_capacity(JSON_SLICE * 200);
+        if !single {
+            rows.extend_from_slice(JSON_LIST_START);
+        }
+        for (i, slice) in puzzles.chunks(JSON_SLICE).enumerate() {
+            let Some(results) = run_puzzles_until(&job, workers(state), slice, &cancel) else {
+                return Err(ApiError::TimedOut);
+            };
+            results.iter().for_each(|r| counts.add(r.status));
+            let first_line = (i * JSON_SLICE) as u64 + 1;
+            write_rows(&writer, slice, &results, first_line, &mut rows);
+        }
+        Ok((json_value(rows, single), counts))
     })
     .await?;
+    let (body, counts) = answered?;
     metrics::count_puzzles(&counts);
-    Ok(json_response(rows, single))
+    Ok(([(header::CONTENT_TYPE, "application/json")], body).into_response())
 }
 
-/// NDJSON rows as one JSON value: the object itself for one puzzle sent alone, else
-/// `{"results": [...]}` (JSON strings escape newlines, so each `\n` ends a row).
-fn json_response(mut rows: Vec<u8>, single: bool) -> Response {
+/// How a list of results begins.
+const JSON_LIST_START: &[u8] = b"{\"results\":[";
+
+/// NDJSON rows (after [`JSON_LIST_START`] unless `single`) as one JSON value, in place:
+/// the object itself for one puzzle sent alone, else `{"results": [...]}` (JSON strings
+/// escape newlines, so each `\n` ends a row).
+fn json_value(mut rows: Vec<u8>, single: bool) -> Vec<u8> {
     if rows.last() == Some(&b'\n') {
         rows.pop();
     }
-    let body = if single {
-        rows
-    } else {
+    if !single {
         for b in rows.iter_mut().filter(|b| **b == b'\n') {
             *b = b',';
         }
-        let mut out = Vec::with_capacity(rows.len() + 16);
-        out.extend_from_slice(b"{\"results\":[");
-        out.extend_from_slice(&rows);
-        out.extend_from_slice(b"]}");
-        out
-    };
-    ([(header::CONTENT_TYPE, "application/json")], body).into_response()
+        rows.extend_from_slice(b"]}");
+    }
+    rows
 }
 
 /// Query parameters of a dataset request.
@@ -343,10 +361,20 @@ where
         OutputFormat::Csv
     };
 
+    // Held by this future, then by the response body: dropping it (a 408 before the
+    // first row, a client gone) stops the body pump and the pipeline.
+    let (guard, cancelled) = CancelOnDrop::new();
+    options.cancel = Some(cancelled.flag());
     let (in_tx, in_rx) = mpsc::channel::<Piece>(CHANNEL_CHUNKS);
     let (out_tx, mut out_rx) = mpsc::channel::<Piece>(CHANNEL_CHUNKS);
     let ending = Arc::new(BodyEnd::default());
-    tokio::spawn(pump(body, in_tx, state.timeout, Arc::clone(&ending)));
+    tokio::spawn(pump(
+        body,
+        in_tx,
+        state.timeout,
+        Arc::clone(&ending),
+        cancelled,
+    ));
     tokio::task::spawn_blocking(move || {
         let writer = ResponseWriter::new(out_tx.clone());
         let mut output = Output::stream(Box::new(writer), "response");
@@ -385,7 +413,7 @@ where
     } else {
         "text/csv; charset=utf-8"
     };
-    let mut response = Response::new(body_of(first, out_rx));
+    let mut response = Response::new(body_of(first, out_rx, guard));
     response
         .headers_mut()
         .insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
@@ -400,10 +428,10 @@ pub(super) async fn validate(
     body: Body,
 ) -> Result<Response, ApiError> {
     let kind = body_kind(&headers)?;
-    let bytes = read_body(&state, body).await?;
+    let bytes = read_body(&state, body, state.max_json).await?;
     let text = match kind {
-        BodyKind::Json => match json::<PuzzlesIn>(&bytes)?.into_list()? {
-            (mut one, true) => one.pop().unwrap_or_default().into_bytes(),
+        BodyKind::Json => match json::<PuzzlesIn<'_>>(&bytes)?.into_list()? {
+            (mut one, true) => one.pop().unwrap_or_default().into_owned().into_bytes(),
             _ => return Err(ApiError::BadJson("validate takes one \"puzzle\"".into())),
         },
         BodyKind::Dataset => bytes.to_vec(),
@@ -501,11 +529,18 @@ pub(super) async fn generate(
         )));
     }
     let seed = q.seed.unwrap_or_else(random_seed);
-    let generate = q.generate(seed)?;
+    // Dropped with this future (a 408): records not started are skipped, and the one
+    // being made stops within a few milliseconds.
+    let (_guard, cancelled) = CancelOnDrop::new();
+    let cancel = cancelled.flag();
+    let generate = q.generate(seed)?.cancelled_by(Arc::clone(&cancel));
     let rows = on_pool(&state, permit, move |state| {
         let made: Vec<_> = (0..count)
             .into_par_iter()
             .map(|index| {
+                if cancel.load(Ordering::Relaxed) {
+                    return Err(cancelled_record(index));
+                }
                 let slot = rayon::current_thread_index().unwrap_or(0) % state.engines.len();
                 let mut engine = pipeline::lock(&state.engines[slot]);
                 generate.record(&mut **engine, index)
@@ -521,11 +556,26 @@ pub(super) async fn generate(
     })
     .await?
     .map_err(|e: crate::jobs::GenerateError| ApiError::BadQuery(e.to_string()))?;
-    let mut response = json_response(rows, false);
+    let mut response = (
+        [(header::CONTENT_TYPE, "application/json")],
+        json_value([JSON_LIST_START, &rows].concat(), false),
+    )
+        .into_response();
     if let Ok(value) = HeaderValue::from_str(&seed.to_string()) {
         response.headers_mut().insert("x-seed", value);
     }
     Ok(response)
+}
+
+/// The error of a record skipped because its request was cancelled (never seen: nobody
+/// waits for the answer any more).
+fn cancelled_record(index: u64) -> crate::jobs::GenerateError {
+    crate::jobs::GenerateError {
+        record: index + 1,
+        spec: None,
+        levels: None,
+        attempts: 0,
+    }
 }
 
 /// A seed from the clock, for requests that give none (sent back as `X-Seed`).

@@ -16,7 +16,9 @@ pub enum ApiError {
     TooLarge(u64),
     /// The body's type is not one the endpoint reads (415).
     UnsupportedType(String),
-    /// The client sent nothing for `--timeout` seconds (408).
+    /// The request has a body but no `Content-Type` (415).
+    NoType,
+    /// The request was not answered within `--timeout` (408).
     TimedOut,
     /// `--max-inflight` requests are already being worked on (503 with `Retry-After`).
     Busy,
@@ -32,7 +34,7 @@ impl ApiError {
                 StatusCode::BAD_REQUEST
             }
             ApiError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
-            ApiError::UnsupportedType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            ApiError::UnsupportedType(_) | ApiError::NoType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ApiError::TimedOut => StatusCode::REQUEST_TIMEOUT,
             ApiError::Busy => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
@@ -50,7 +52,12 @@ impl ApiError {
                 "unsupported content type {t:?}: send application/json, or a dataset as \
                  text/plain or text/csv"
             ),
-            ApiError::TimedOut => "the request body stopped arriving".to_string(),
+            ApiError::NoType => "no Content-Type: send application/json, or a dataset as \
+                 text/plain or text/csv"
+                .to_string(),
+            ApiError::TimedOut => "the request took longer than the server's --timeout \
+                 (a dataset: its body or its reader kept the server waiting that long)"
+                .to_string(),
             ApiError::Busy => "too many requests in flight; retry later".to_string(),
             ApiError::Internal(m) => format!("internal error: {m}"),
         }

@@ -58,14 +58,7 @@ pub(super) async fn track(request: Request, next: Next) -> Response {
 
 /// Adds a run's puzzles by status.
 pub(super) fn count_puzzles(counts: &StatusCounts) {
-    let by_status = [
-        ("unique", counts.unique),
-        ("multiple", counts.multiple),
-        ("solved", counts.solved),
-        ("unsolvable", counts.unsolvable),
-        ("invalid", counts.invalid),
-    ];
-    for (status, n) in by_status.into_iter().filter(|&(_, n)| n > 0) {
-        metrics::counter!(PUZZLES, "status" => status).increment(n);
+    for (status, n) in counts.iter().filter(|&(_, n)| n > 0) {
+        metrics::counter!(PUZZLES, "status" => status.word()).increment(n);
     }
 }

@@ -32,6 +32,8 @@ pub(super) struct AppState {
     pub inflight: Arc<Semaphore>,
     /// The body limit (for messages).
     pub max_body: u64,
+    /// The limit of a JSON body, read whole before it is parsed.
+    pub max_json: u64,
     /// How long a request body may go without data.
     pub timeout: Duration,
     /// Renders `/metrics`.
@@ -42,9 +44,7 @@ impl AppState {
     /// State for a pool of `pool.current_num_threads()` threads.
     pub(super) fn new(
         pool: ThreadPool,
-        max_inflight: usize,
-        max_body: u64,
-        timeout: Duration,
+        limits: &super::ServeOptions,
         metrics: PrometheusHandle,
     ) -> AppState {
         let threads = pool.current_num_threads();
@@ -55,9 +55,10 @@ impl AppState {
             grade: workers(&Grade::new(), threads),
             canon: workers(&Canon::new(), threads),
             engines: (0..threads).map(|_| Mutex::new(Solver::boxed())).collect(),
-            inflight: Arc::new(Semaphore::new(max_inflight.max(1))),
-            max_body,
-            timeout,
+            inflight: Arc::new(Semaphore::new(limits.max_inflight.max(1))),
+            max_body: limits.max_body,
+            max_json: limits.max_json.min(limits.max_body),
+            timeout: limits.timeout,
             metrics,
         }
     }

@@ -2,16 +2,21 @@
 //! reach the pipeline through a small bounded channel read as an [`io::Read`]; rows
 //! leave through another as the response body. Memory per request is bounded by the
 //! channels and the pipeline's chunks in flight, whatever the size of the body.
+//!
+//! A client may keep the server waiting for body data `--timeout` in all (a client that
+//! trickles); the time the server spends on the rows does not count.
 
 use std::io::{self, Read, Write};
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use axum::body::Body;
 use bytes::{Buf, Bytes};
 use futures_util::StreamExt;
 use tokio::sync::mpsc;
+
+use super::cancel::{CancelOnDrop, Cancelled};
 
 /// Body pieces held in each channel at most.
 pub(super) const CHANNEL_CHUNKS: usize = 8;
@@ -64,7 +69,7 @@ impl BodyEnd {
         self.0.load(Ordering::Relaxed) == TOO_LARGE
     }
 
-    /// The client sent nothing for `--timeout`.
+    /// The client kept the server waiting for body data for `--timeout` in all.
     pub(super) fn timed_out(&self) -> bool {
         self.0.load(Ordering::Relaxed) == TIMED_OUT
     }
@@ -82,23 +87,34 @@ pub(super) fn is_too_large(error: &(dyn std::error::Error + 'static)) -> bool {
     false
 }
 
-/// Moves the request body into `tx` piece by piece; a client that sends nothing for
-/// `idle` ends the body with an error (slow clients time out). Why a body ended early
-/// goes into `ending`.
+/// Moves the request body into `tx` piece by piece. A client that keeps it waiting for
+/// data `patience` in all ends the body with an error (a trickling client times out);
+/// a cancelled request stops it at once. Why a body ended early goes into `ending`.
 pub(super) async fn pump(
     body: Body,
     tx: mpsc::Sender<Piece>,
-    idle: Duration,
+    patience: Duration,
     ending: Arc<BodyEnd>,
+    mut cancelled: Cancelled,
 ) {
     let mut stream = body.into_data_stream();
+    let mut waited = Duration::ZERO;
     loop {
-        let piece = match tokio::time::timeout(idle, stream.next()).await {
+        let asked = Instant::now();
+        let next = tokio::select! {
+            () = cancelled.wait() => return,
+            next = tokio::time::timeout(patience.saturating_sub(waited), stream.next()) => next,
+        };
+        waited += asked.elapsed();
+        let piece = match next {
             Err(_) => {
                 ending.0.store(TIMED_OUT, Ordering::Relaxed);
                 Err(io::Error::new(
                     io::ErrorKind::TimedOut,
-                    format!("no request body data for {} s", idle.as_secs_f64()),
+                    format!(
+                        "the request body kept the server waiting {} s in all",
+                        patience.as_secs_f64()
+                    ),
                 ))
             }
             Ok(None) => return,
@@ -112,13 +128,19 @@ pub(super) async fn pump(
         };
         let failed = piece.is_err();
         // The pipeline stopped reading (it failed, or the client went away): stop too.
-        if tx.send(piece).await.is_err() || failed {
+        let sent = tokio::select! {
+            () = cancelled.wait() => return,
+            sent = tx.send(piece) => sent,
+        };
+        if sent.is_err() || failed {
             return;
         }
     }
 }
 
-/// The response body as a blocking writer (the pipeline's output).
+/// The response body as a blocking writer (the pipeline's output). A client that stops
+/// reading is timed out by its connection (`conn.rs`), which drops the body and so
+/// fails the next write here.
 pub(super) struct ResponseWriter {
     tx: mpsc::Sender<Piece>,
 }
@@ -143,10 +165,11 @@ impl Write for ResponseWriter {
     }
 }
 
-/// A response body streamed from `first` and then `rx`; an error piece aborts it.
-pub(super) fn body_of(first: Bytes, rx: mpsc::Receiver<Piece>) -> Body {
-    let rest = futures_util::stream::unfold(rx, |mut rx| async move {
-        rx.recv().await.map(|piece| (piece, rx))
+/// A response body streamed from `first` and then `rx`; an error piece aborts it. The
+/// body holds `guard`, so a client that goes away mid-stream cancels the work.
+pub(super) fn body_of(first: Bytes, rx: mpsc::Receiver<Piece>, guard: CancelOnDrop) -> Body {
+    let rest = futures_util::stream::unfold((rx, guard), |(mut rx, guard)| async move {
+        rx.recv().await.map(|piece| (piece, (rx, guard)))
     });
     Body::from_stream(futures_util::stream::iter([Ok(first)]).chain(rest))
 }

@@ -181,6 +181,20 @@ pub enum Outcome {
     Unsolvable,
     /// Two givens clash.
     Invalid(Clash),
+    /// The search spent its budget ([`crate::engine::Budget`]) before finding a solution
+    /// or proving there is none.
+    Undecided,
+}
+
+impl Outcome {
+    /// The outcome of a count to one.
+    fn of(count: Count) -> Outcome {
+        match count.first {
+            Some(solution) => Outcome::Solved(solution),
+            None if count.spent => Outcome::Undecided,
+            None => Outcome::Unsolvable,
+        }
+    }
 }
 
 /// Result of [`Solver::count`].
@@ -190,6 +204,23 @@ pub struct Count {
     pub solutions: u64,
     /// The first solution found, if any.
     pub first: Option<Grid>,
+    /// The search spent its budget before it could finish: `solutions` counts those
+    /// found by then, and there may be more.
+    pub spent: bool,
+}
+
+impl Count {
+    /// No solution, search finished.
+    pub const NONE: Count = Count {
+        solutions: 0,
+        first: None,
+        spent: false,
+    };
+}
+
+/// A budget as the band solver counts it (its guess counter is 32 bits).
+fn budget_of(budget: crate::engine::Budget) -> u32 {
+    u32::try_from(budget.get()).unwrap_or(u32::MAX)
 }
 
 /// Result of [`Solver::classify`]: how many solutions, up to two.
@@ -203,6 +234,20 @@ pub enum Classification {
     Unsolvable,
     /// The givens clash.
     Invalid(Clash),
+    /// The search spent its budget first; holds the solution found by then, if any.
+    Undecided(Option<Grid>),
+}
+
+impl Classification {
+    /// The class of a count to two.
+    fn of(count: Count) -> Classification {
+        match (count.solutions, count.first, count.spent) {
+            (_, first, true) if count.solutions < 2 => Classification::Undecided(first),
+            (1, Some(s), _) => Classification::Unique(s),
+            (_, Some(s), _) => Classification::Multiple(s),
+            _ => Classification::Unsolvable,
+        }
+    }
 }
 
 /// A reusable solver: create one per worker thread and call it for every puzzle.
@@ -216,6 +261,8 @@ pub struct Solver {
     stack: [Frame; MAX_DEPTH],
     depth: usize,
     stats: SearchStats,
+    /// Branches a search may take ([`crate::engine::Budget`], at most `u32::MAX`).
+    budget: u32,
 }
 
 impl Default for Solver {
@@ -242,7 +289,13 @@ impl Solver {
             }; MAX_DEPTH],
             depth: 0,
             stats: SearchStats::default(),
+            budget: budget_of(crate::engine::Budget::DEFAULT),
         }
+    }
+
+    /// Sets how many branches each later search may take before it gives up.
+    pub fn set_budget(&mut self, budget: crate::engine::Budget) {
+        self.budget = budget_of(budget);
     }
 
     /// Search statistics of the last `solve`, `count` or `classify` call.
@@ -267,11 +320,7 @@ impl Solver {
     fn first_solution(&mut self, puzzle: &Grid, exclude: Option<(usize, u8)>) -> Outcome {
         match self.search_grid(puzzle, 1, exclude) {
             Err(clash) => Outcome::Invalid(clash),
-            Ok(Count {
-                first: Some(solution),
-                ..
-            }) => Outcome::Solved(solution),
-            Ok(_) => Outcome::Unsolvable,
+            Ok(count) => Outcome::of(count),
         }
     }
 
@@ -280,22 +329,14 @@ impl Solver {
     /// Clashing givens count as zero solutions; use [`Solver::classify`] to tell them apart.
     pub fn count(&mut self, puzzle: &Grid, limit: u64) -> Count {
         self.search_grid(puzzle, limit.max(1), None)
-            .unwrap_or(Count {
-                solutions: 0,
-                first: None,
-            })
+            .unwrap_or(Count::NONE)
     }
 
     /// Counts up to two solutions and names the class.
     pub fn classify(&mut self, puzzle: &Grid) -> Classification {
-        let count = match self.search_grid(puzzle, 2, None) {
-            Ok(count) => count,
-            Err(clash) => return Classification::Invalid(clash),
-        };
-        match (count.solutions, count.first) {
-            (1, Some(s)) => Classification::Unique(s),
-            (_, Some(s)) => Classification::Multiple(s),
-            _ => Classification::Unsolvable,
+        match self.search_grid(puzzle, 2, None) {
+            Ok(count) => Classification::of(count),
+            Err(clash) => Classification::Invalid(clash),
         }
     }
 
@@ -313,28 +354,18 @@ impl Solver {
     /// Counts the solutions of a pencil-mark puzzle up to two and names the class (a
     /// pencil-mark puzzle has no givens to clash: contradictory marks are `Unsolvable`).
     pub fn classify_marks(&mut self, marks: &Marks) -> Classification {
-        let count = self
-            .search_from(Start::Marks(marks), 2, None)
-            .unwrap_or(Count {
-                solutions: 0,
-                first: None,
-            });
-        match (count.solutions, count.first) {
-            (1, Some(s)) => Classification::Unique(s),
-            (_, Some(s)) => Classification::Multiple(s),
-            _ => Classification::Unsolvable,
-        }
+        Classification::of(
+            self.search_from(Start::Marks(marks), 2, None)
+                .unwrap_or(Count::NONE),
+        )
     }
 
     /// The first solution of a pencil-mark puzzle.
     pub fn solve_marks(&mut self, marks: &Marks) -> Outcome {
-        match self.search_from(Start::Marks(marks), 1, None) {
-            Ok(Count {
-                first: Some(solution),
-                ..
-            }) => Outcome::Solved(solution),
-            _ => Outcome::Unsolvable,
-        }
+        Outcome::of(
+            self.search_from(Start::Marks(marks), 1, None)
+                .unwrap_or(Count::NONE),
+        )
     }
 
     fn search_from(
@@ -402,10 +433,7 @@ impl Solver {
     ) -> Result<Count, Clash> {
         self.stats = SearchStats::default();
         self.depth = 0;
-        let mut count = Count {
-            solutions: 0,
-            first: None,
-        };
+        let mut count = Count::NONE;
         match start {
             Start::Grid(puzzle) => {
                 if !self.load(puzzle) {
@@ -428,6 +456,10 @@ impl Solver {
         loop {
             if self.propagate::<FAST>() {
                 if self.board.unsolved != [0; 3] {
+                    if self.stats.guesses >= self.budget {
+                        count.spent = true;
+                        return Ok(count);
+                    }
                     self.guess::<FAST>();
                     continue;
                 }

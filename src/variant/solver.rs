@@ -17,6 +17,9 @@ pub struct BoardCount {
     pub first: Option<Board>,
     /// Branches tried.
     pub guesses: u64,
+    /// The search stopped at its budget: `solutions` counts those found by then, and
+    /// there may be more.
+    pub spent: bool,
 }
 
 /// One search state.
@@ -121,21 +124,21 @@ impl<const SIDE: usize, const CELLS: usize> MaskSolver<SIDE, CELLS> {
     /// count as no solution.
     pub fn count(&mut self, board: &Board, limit: u64) -> BoardCount {
         self.count_within(board, limit, u64::MAX)
-            .expect("no budget to run out of")
     }
 
-    /// [`MaskSolver::count`], giving up (`None`) once the search has tried more than
-    /// `budget` branches.
-    pub fn count_within(&mut self, board: &Board, limit: u64, budget: u64) -> Option<BoardCount> {
+    /// [`MaskSolver::count`], stopping (with [`BoardCount::spent`] set) once the search
+    /// has tried `budget` branches.
+    pub fn count_within(&mut self, board: &Board, limit: u64, budget: u64) -> BoardCount {
         let limit = limit.max(1);
         let mut result = BoardCount {
             solutions: 0,
             first: None,
             guesses: 0,
+            spent: false,
         };
         let ok = self.start(board);
         if !ok {
-            return Some(result);
+            return result;
         }
         let mut depth = 0usize;
         if self.stack[0].left > 0 {
@@ -170,10 +173,11 @@ impl<const SIDE: usize, const CELLS: usize> MaskSolver<SIDE, CELLS> {
                 let k = low.trailing_zeros() as usize;
                 (usize::from(node.pair[k]), node.pair_bit)
             };
-            result.guesses += 1;
-            if result.guesses > budget {
-                return None;
+            if result.guesses >= budget {
+                result.spent = true;
+                break;
             }
+            result.guesses += 1;
             let (done, rest) = self.stack.split_at_mut(depth + 1);
             let child = &mut rest[0];
             *child = done[depth];
@@ -198,7 +202,7 @@ impl<const SIDE: usize, const CELLS: usize> MaskSolver<SIDE, CELLS> {
                 }
             }
         }
-        Some(result)
+        result
     }
 
     /// Sets up depth 0 from the givens and propagates; false on a contradiction.
@@ -521,6 +525,8 @@ pub struct BoardClash {
 /// made when the first board of that size arrives and kept.
 pub struct VariantSolver {
     variant: Variant,
+    /// Branches each [`VariantSolver::count`] may try.
+    budget: u64,
     s4: Option<Box<MaskSolver<4, 16>>>,
     s9: Option<Box<MaskSolver<9, 81>>>,
     s16: Option<Box<MaskSolver<16, 256>>>,
@@ -532,6 +538,7 @@ impl VariantSolver {
     pub fn new(variant: Variant) -> VariantSolver {
         VariantSolver {
             variant,
+            budget: crate::engine::Budget::DEFAULT.get(),
             s4: None,
             s9: None,
             s16: None,
@@ -544,27 +551,41 @@ impl VariantSolver {
         self.variant
     }
 
+    /// Sets how many branches each later [`VariantSolver::count`] may try.
+    pub fn set_budget(&mut self, budget: crate::engine::Budget) {
+        self.budget = budget.get();
+    }
+
     /// Solutions of `board` counted up to `limit`, or the clash that leaves it none;
     /// `Err` when the variant does not exist at the board's size (windoku beyond 9x9).
+    /// A search that spends the engine's budget says so in [`BoardCount::spent`].
     pub fn count(
         &mut self,
         board: &Board,
         limit: u64,
     ) -> Result<Result<BoardCount, BoardClash>, super::GeometryError> {
-        Ok(match self.count_within(board, limit, u64::MAX)? {
-            Ok(count) => Ok(count.expect("no budget to run out of")),
-            Err(clash) => Err(clash),
-        })
+        self.count_spending(board, limit, self.budget)
     }
 
-    /// [`VariantSolver::count`], giving up (`Ok(Ok(None))`) once the search has tried
-    /// more than `budget` branches.
+    /// [`VariantSolver::count`] with a budget of its own, giving up (`Ok(Ok(None))`) once
+    /// the search has tried `budget` branches.
     pub fn count_within(
         &mut self,
         board: &Board,
         limit: u64,
         budget: u64,
     ) -> Result<Result<Option<BoardCount>, BoardClash>, super::GeometryError> {
+        Ok(self
+            .count_spending(board, limit, budget)?
+            .map(|count| (!count.spent).then_some(count)))
+    }
+
+    fn count_spending(
+        &mut self,
+        board: &Board,
+        limit: u64,
+        budget: u64,
+    ) -> Result<Result<BoardCount, BoardClash>, super::GeometryError> {
         fn get<const S: usize, const C: usize>(
             slot: &mut Option<Box<MaskSolver<S, C>>>,
             variant: Variant,
@@ -579,7 +600,7 @@ impl VariantSolver {
             board: &Board,
             limit: u64,
             budget: u64,
-        ) -> Result<Option<BoardCount>, BoardClash> {
+        ) -> Result<BoardCount, BoardClash> {
             match engine.clash(board) {
                 Some(clash) => Err(clash),
                 None => Ok(engine.count_within(board, limit, budget)),

@@ -92,3 +92,25 @@ pub fn load(name: &str) -> Vec<Loaded> {
 
 #[allow(unused_imports)]
 pub use reference::{board_values, reference_count, reference_count_board, reference_units};
+
+/// The bundled 25x25 boards with their first 20 givens (in cell order) removed: well
+/// formed, most with many solutions, and far too much search for any engine to settle
+/// in a second (the boards that made one record stall a batch).
+pub fn hard_boards() -> Vec<String> {
+    let text = std::fs::read_to_string(data("variants/solo-25x25.txt")).unwrap();
+    text.lines()
+        .map(|line| {
+            let mut removed = 0;
+            line.chars()
+                .map(|c| {
+                    if c != '.' && removed < 20 {
+                        removed += 1;
+                        '.'
+                    } else {
+                        c
+                    }
+                })
+                .collect()
+        })
+        .collect()
+}
