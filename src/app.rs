@@ -1,7 +1,7 @@
 //! Runs the parsed command line: turns flags into library calls and errors into exit
 //! codes. `main.rs` only calls [`run`].
 
-use std::io::{IsTerminal, Write};
+use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -15,6 +15,7 @@ use crate::dlx::{BoardDlx, Dlx};
 use crate::engine::Budget;
 use crate::generate::{BoardPlan, Pattern, Spec, Target, MIN_GIVENS};
 use crate::grader::{Level, Levels};
+use crate::input::compressed::{self, Compression};
 use crate::input::{self, ColumnChoice, Format, InputError};
 use crate::jobs::Generate;
 use crate::jobs::{Canon, Classify, CrossCheck, Grade, Job, Minimize, Solve};
@@ -464,6 +465,7 @@ fn run_job<J: Job>(job: &J, args: &RunArgs, require_unique: bool) -> Result<Exit
         format,
         column,
         no_mmap,
+        member,
     } = &args.input;
     let options = RunOptions {
         threads: threads.map_or_else(default_threads, usize::from),
@@ -483,6 +485,7 @@ fn run_job<J: Job>(job: &J, args: &RunArgs, require_unique: bool) -> Result<Exit
         boards: board_rules(&args.boards)?,
         only: only_statuses(job, &args.only)?,
         budget: Budget::guesses(args.budget),
+        max_record: args.max_record_bytes,
         cancel: None,
     };
     if options.boards.all_boards() && !matches!(job.name(), "solve" | "classify" | "grade") {
@@ -491,36 +494,38 @@ fn run_job<J: Job>(job: &J, args: &RunArgs, require_unique: bool) -> Result<Exit
             job.name()
         )));
     }
-    // FIFOs, `/dev/stdin`, `<(...)`: streamed in blocks as stdin is, never read whole.
-    let stream = is_stdin(input) || is_special(input);
-    if options.shard.is_some() && stream {
+    if options.shard.is_some() && (is_stdin(input) || is_special(input)) {
         return Err(AppError::Other(
             "--shard needs a file: a stream has no byte ranges to share out".into(),
         ));
     }
     output::check_outputs(&[(input, "the input")], &named_outputs(&args.out))?;
     // Open the input before the output, so a bad input leaves no output file behind.
-    let special = if stream && !is_stdin(input) {
-        Some(std::fs::File::open(input).map_err(|source| InputError::Io {
-            path: input.clone(),
-            source,
-        })?)
-    } else {
-        None
-    };
-    let mapped = if stream {
-        None
-    } else {
-        Some(input::open_file(input, *no_mmap)?)
-    };
+    let opened = open_input(input, *no_mmap, member.as_deref())?;
+    if options.shard.is_some() {
+        if let Opened::Stream { found, .. } = &opened {
+            return Err(AppError::Other(match found.first() {
+                Some(what) => format!(
+                    "--shard needs a plain text file: {} is {what}, read as a stream, \
+                     which has no byte ranges to share out",
+                    input.display()
+                ),
+                None => "--shard needs a file: a stream has no byte ranges to share out".into(),
+            }));
+        }
+    }
     let mut out = Output::open(args.out.output.as_deref())?;
-    let (mut report, histogram) = match (&mapped, special) {
-        (Some(bytes), _) => pipeline::run_file(job, input, bytes, &options, &mut out)?,
-        (None, Some(file)) => pipeline::run_stream(job, file, &options, &mut out)
-            .map_err(|e| named_stream_error(e, input))?,
-        (None, None) => pipeline::run_stream(job, std::io::stdin().lock(), &options, &mut out)?,
+    let (mut report, histogram) = match opened {
+        Opened::Mapped(bytes) => {
+            let run = pipeline::run_file(job, input, &bytes, &options, &mut out)?;
+            report_input(run, input, &[])
+        }
+        Opened::Stream { reader, found } => {
+            let run = pipeline::run_stream(job, reader, &options, &mut out)
+                .map_err(|e| named_stream_error(e, input))?;
+            report_input(run, input, &found)
+        }
     };
-    report.input = input.display().to_string();
     if let Some(shard) = options.shard {
         report.input = format!("{} (shard {}/{})", report.input, shard.index, shard.count);
     }
@@ -601,6 +606,106 @@ fn only_statuses<J: Job>(job: &J, only: &[cli::StatusArg]) -> Result<StatusSet, 
     Ok(StatusSet::of(&statuses))
 }
 
+/// An input opened for a record job.
+enum Opened {
+    /// A plain regular file, mapped (or read whole with `--no-mmap`).
+    Mapped(input::InputBytes),
+    /// Stdin, a FIFO or other special file, a compressed file or a NumPy array: read
+    /// in blocks.
+    Stream {
+        /// The bytes as text (decoded, NumPy rows made lines).
+        reader: Reader,
+        /// What was found beyond plain text (`gzip`, `NumPy`), for the summary.
+        found: Vec<&'static str>,
+    },
+}
+
+/// An input read as a stream.
+type Reader = Box<dyn std::io::Read + Send>;
+
+/// Opens `input`: stdin, FIFOs, `/dev/stdin` and `<(...)` are streamed in blocks (never
+/// read whole), compressed inputs (told by their first bytes) streamed through their
+/// decoder, plain files mapped.
+fn open_input(input: &Path, no_mmap: bool, member: Option<&str>) -> Result<Opened, AppError> {
+    let io_error = |source| InputError::Io {
+        path: input.to_path_buf(),
+        source,
+    };
+    let stream: Option<Reader> = if is_stdin(input) {
+        Some(Box::new(std::io::stdin()))
+    } else if is_special(input) {
+        Some(Box::new(std::fs::File::open(input).map_err(io_error)?))
+    } else {
+        None
+    };
+    let (reader, compression) = match stream {
+        Some(mut reader) => {
+            let head = compressed::stream_head(&mut reader).map_err(io_error)?;
+            let compression = Compression::detect(head.get_ref());
+            let whole = head.chain(reader);
+            let reader: Reader = match compression {
+                None => Box::new(whole),
+                Some(Compression::Zip) => {
+                    return Err(AppError::Other(format!(
+                        "{}: a zip archive is read from a file (its index is at its end); \
+                         save it first, or pipe `unzip -p` instead",
+                        input.display()
+                    )))
+                }
+                Some(c) => Box::new(compressed::decode(whole, c)),
+            };
+            (reader, compression)
+        }
+        None => {
+            if input.is_dir() {
+                return Err(InputError::IsDirectory(input.to_path_buf()).into());
+            }
+            let head = compressed::file_head(input).map_err(io_error)?;
+            let compression = Compression::detect(&head);
+            let file = || std::fs::File::open(input).map_err(io_error);
+            let reader: Reader = match compression {
+                None if head.starts_with(input::npy::MAGIC) => Box::new(file()?),
+                None => return Ok(Opened::Mapped(input::open_file(input, no_mmap)?)),
+                Some(Compression::Zip) => {
+                    Box::new(compressed::decode_zip(input, member).map_err(io_error)?)
+                }
+                Some(c) => Box::new(compressed::decode(file()?, c)),
+            };
+            (reader, compression)
+        }
+    };
+    let mut found: Vec<&'static str> = compression.iter().map(|c| c.name()).collect();
+    // A NumPy array, plain or compressed: its rows become lines.
+    let mut reader = reader;
+    let head = compressed::stream_head(&mut reader).map_err(io_error)?;
+    let is_npy = head.get_ref().starts_with(input::npy::MAGIC);
+    let whole = head.chain(reader);
+    let reader: Reader = if is_npy {
+        found.push("NumPy");
+        Box::new(
+            input::npy::NpyLines::new(whole)
+                .map_err(|e| AppError::Other(format!("{}: {e}", input.display())))?,
+        )
+    } else {
+        Box::new(whole)
+    };
+    Ok(Opened::Stream { reader, found })
+}
+
+/// A run's report naming its input (and what it was found to be beyond plain text).
+fn report_input(
+    (mut report, histogram): (RunReport, Histogram<u64>),
+    input: &Path,
+    found: &[&str],
+) -> (RunReport, Histogram<u64>) {
+    report.input = if found.is_empty() {
+        input.display().to_string()
+    } else {
+        format!("{} ({})", input.display(), found.join(", "))
+    };
+    (report, histogram)
+}
+
 /// True for an input that is neither a regular file nor a directory (a FIFO, a
 /// character device, a process substitution).
 fn is_special(path: &Path) -> bool {
@@ -629,7 +734,7 @@ fn load_puzzles(
             "this command needs a file, not stdin: records are loaded once and reused".into(),
         ));
     }
-    let bytes = input::open_file(path, false)?;
+    let bytes = read_input(path, false)?;
     let layout =
         input::detect_layout(bytes.bytes(), format_choice(format), &column_choice(column))?;
     let loaded = bench::load(bytes.bytes(), &layout, rules);
@@ -825,19 +930,23 @@ fn key_by(by: cli::ByArg) -> crate::classes::KeyBy {
     }
 }
 
-/// A whole input for the dataset commands: a mapped file, or stdin read into memory.
+/// A whole input for the dataset commands: a mapped file, or stdin, a special file or
+/// a compressed file read (and decoded) into memory, as these commands hold every
+/// record's key anyway.
 fn read_input(path: &Path, no_mmap: bool) -> Result<input::InputBytes, AppError> {
-    if is_stdin(path) {
-        let mut bytes = Vec::new();
-        std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut bytes).map_err(|source| {
-            InputError::Io {
-                path: path.to_path_buf(),
-                source,
-            }
-        })?;
-        return Ok(input::InputBytes::Read(bytes));
+    match open_input(path, no_mmap, None)? {
+        Opened::Mapped(bytes) => Ok(bytes),
+        Opened::Stream { mut reader, .. } => {
+            let mut bytes = Vec::new();
+            reader
+                .read_to_end(&mut bytes)
+                .map_err(|source| InputError::Io {
+                    path: path.to_path_buf(),
+                    source,
+                })?;
+            Ok(input::InputBytes::Read(bytes))
+        }
     }
-    Ok(input::open_file(path, no_mmap)?)
 }
 
 /// A whole input for the dataset commands and how its records are laid out.

@@ -121,6 +121,9 @@ pub struct InputArgs {
     /// Read the file instead of memory-mapping it (for files that may change while read).
     #[arg(long)]
     pub no_mmap: bool,
+    /// The member of a zip archive to read (default: its only file).
+    #[arg(long, value_name = "NAME")]
+    pub member: Option<String>,
 }
 
 /// Where results go, shared by the commands that write rows.
@@ -229,6 +232,11 @@ pub struct RunArgs {
     #[arg(long, value_name = "N", default_value_t = Budget::DEFAULT.get(),
           value_parser = clap::value_parser!(u64).range(1..))]
     pub budget: u64,
+    /// Longest record in bytes; a longer one is one `invalid` row, and on a stream it is
+    /// skipped to its end without being held in memory.
+    #[arg(long, value_name = "BYTES", default_value_t = crate::input::DEFAULT_MAX_RECORD,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1024..))]
+    pub max_record_bytes: usize,
     /// Geometry and rules of the boards.
     #[command(flatten)]
     pub boards: BoardArgs,

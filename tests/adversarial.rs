@@ -218,15 +218,27 @@ fn nul_bytes_utf16_and_random_binary() {
 fn a_50_mb_line_without_newline() {
     let mut big = vec![b'.'; 50 << 20];
     big.extend_from_slice(b" 7.2");
+    // Over the record limit (1 MiB): one row, never parsed, the same through stdin.
     let rows = lines_case("huge-line.txt", &big);
     assert_eq!(rows.len(), 1);
     assert_eq!(
         rows[0].reason,
-        "too long: 52428800 cells, need 81 at column 82"
+        "record of 52428804 bytes, over the limit of 1048576 (--max-record-bytes)"
     );
     assert!(
         rows[0].puzzle.len() <= 103,
         "raw text is cut short in the output"
+    );
+    // Under a limit it fits, the parser says what is wrong with it.
+    let f = fixture("huge-line-2.txt", &big);
+    let (out, rows) = classify(
+        &f.path,
+        &["--format", "lines", "--max-record-bytes", "60000000"],
+    );
+    assert!(out.status.success());
+    assert_eq!(
+        rows[0].reason,
+        "too long: 52428800 cells, need 81 at column 82"
     );
 }
 
@@ -313,9 +325,15 @@ fn csv_header_only_missing_column_and_huge_field() {
     check(&rows, &[2, 3]);
     assert_eq!(
         rows[0].reason,
-        "puzzle: too long: 10485760 cells, need 81 at column 82"
+        "record of 10485760 bytes, over the limit of 1048576 (--max-record-bytes)"
     );
     assert_eq!(rows[1].status, "unique");
+    let (out, rows) = csv_case("big2.csv", &huge, &["--max-record-bytes", "20000000"]);
+    assert!(out.status.success());
+    assert_eq!(
+        rows[0].reason,
+        "puzzle: too long: 10485760 cells, need 81 at column 82"
+    );
 }
 
 #[test]

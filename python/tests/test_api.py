@@ -82,7 +82,7 @@ def test_classify_file_reports_like_the_cli(tmp_path):
                                         output=str(tmp_path / "rows.csv"))
     assert report["records"] == 34
     assert report["counts"] == {"unique": 21, "multiple": 6, "solved": 0, "unsolvable": 4,
-                                "invalid": 3}
+                                "invalid": 3, "undecided": 0}
     rows = (tmp_path / "rows.csv").read_text().splitlines()
     assert len(rows) == 35
 

@@ -17,6 +17,8 @@ use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
 mod blocks;
+pub mod compressed;
+pub mod npy;
 
 pub use blocks::BlockError;
 
@@ -139,7 +141,13 @@ pub struct Layout {
     pub data_start: usize,
     /// 1-based line number of the line at `data_start`.
     pub first_line: u64,
+    /// Longest record in bytes (`--max-record-bytes`, not counting its line end); a
+    /// longer one is `invalid` without being parsed (lines and CSV layouts).
+    pub max_record: usize,
 }
+
+/// The default longest record: 1 MiB, four thousand times a 9x9 CSV row.
+pub const DEFAULT_MAX_RECORD: usize = 1 << 20;
 
 /// The bytes of an input: a read-only map of a regular file, or bytes read into memory.
 pub enum InputBytes {
@@ -314,6 +322,7 @@ pub fn detect_layout(
         puzzle_name: "field 1".to_string(),
         data_start: start,
         first_line: 1,
+        max_record: DEFAULT_MAX_RECORD,
     };
     if format != Format::Csv && *column != ColumnChoice::Auto {
         return Err(InputError::ColumnWithoutCsv);
@@ -507,6 +516,26 @@ pub enum RecordError {
     Marks(MarksError),
     /// A pencil-mark record, given to a command that does not take them.
     MarksNotSupported,
+    /// A record longer than the limit (`--max-record-bytes`): never parsed, and on a
+    /// stream skipped to its end without being held.
+    TooLong {
+        /// Its length in bytes, without its line end.
+        bytes: u64,
+        /// The limit.
+        limit: usize,
+    },
+}
+
+/// The row of a record over the length limit: its first bytes are echoed.
+pub fn too_long_record(raw: &[u8], line: u64, bytes: u64, limit: usize) -> Record<'_> {
+    Record {
+        line,
+        puzzle: Err(RecordError::TooLong { bytes, limit }),
+        raw: &raw[..raw.len().min(100)],
+        expected: None,
+        expected_text: None,
+        marks: None,
+    }
 }
 
 /// One record found in a chunk, borrowing its text from the chunk.
@@ -566,7 +595,14 @@ pub fn for_each_record<F>(
         Format::Lines => {
             for (line_no, line) in (first_line..).zip(chunk.split(|&b| b == b'\n')) {
                 let line = trim_cr(line);
-                if !is_skipped_line(line) {
+                if line.len() > layout.max_record {
+                    each(too_long_record(
+                        line,
+                        line_no,
+                        line.len() as u64,
+                        layout.max_record,
+                    ));
+                } else if !is_skipped_line(line) {
                     each(line_record(line, line_no));
                 }
             }
@@ -577,6 +613,15 @@ pub fn for_each_record<F>(
             for (line_no, line) in (first_line..).zip(chunk.split(|&b| b == b'\n')) {
                 let line = trim_cr(line);
                 if line.first().is_none_or(|&b| b == b'#') {
+                    continue;
+                }
+                if line.len() > layout.max_record {
+                    each(too_long_record(
+                        line,
+                        line_no,
+                        line.len() as u64,
+                        layout.max_record,
+                    ));
                     continue;
                 }
                 let (mut count, mut puzzle, mut solution) = (0, None, None);
@@ -633,6 +678,13 @@ pub fn for_each_record<F>(
                     .count() as u64;
                 counted_to = start;
                 if record.len() == 1 && is_skipped_line(&record[0]) {
+                    continue;
+                }
+                // Fields and their commas (quotes are not kept by the reader).
+                let length = record.as_slice().len() + record.len().saturating_sub(1);
+                if length > layout.max_record {
+                    let raw = record.get(0).unwrap_or(&[]);
+                    each(too_long_record(raw, line, length as u64, layout.max_record));
                     continue;
                 }
                 let solution = layout.solution_field.and_then(|i| record.get(i));

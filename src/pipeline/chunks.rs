@@ -14,6 +14,9 @@ pub struct Chunk<'a> {
     pub first_line: u64,
     /// The chunk's bytes.
     pub bytes: ChunkBytes<'a>,
+    /// For a stream's record over the length limit: its length; `bytes` then holds its
+    /// first bytes only, and the chunk is that one record.
+    pub too_long: Option<u64>,
 }
 
 /// The bytes of a chunk.
@@ -46,6 +49,9 @@ pub struct SliceChunks<'a> {
     /// The line of a CSV quote the input leaves open, once the last chunk is out.
     unclosed: Option<u64>,
 }
+
+/// Bytes of a record over the limit kept for its row (the row echoes 100 at most).
+const TOO_LONG_ECHO: usize = 100;
 
 /// The smallest chunk target [`SliceChunks::spread`] sets (some 50 records of 81 cells).
 const MIN_CHUNK_BYTES: usize = 4 << 10;
@@ -144,6 +150,7 @@ impl<'a> Iterator for SliceChunks<'a> {
         let chunk = Chunk {
             first_line: self.line,
             bytes: ChunkBytes::Borrowed(bytes),
+            too_long: None,
         };
         self.line += count_newlines(bytes);
         self.pos += len;
@@ -174,6 +181,9 @@ pub struct StreamChunks<R: Read> {
     cr_to_lf: bool,
     /// The line of a CSV quote the input leaves open, once the last chunk is out.
     unclosed: Option<u64>,
+    /// Longest record held: a longer one is cut to its first bytes and skipped to its
+    /// end, so memory stays bounded whatever one line holds.
+    max_record: usize,
 }
 
 impl<R: Read> StreamChunks<R> {
@@ -182,13 +192,14 @@ impl<R: Read> StreamChunks<R> {
         mut reader: R,
         format: Option<Format>,
         column: &ColumnChoice,
+        max_record: usize,
     ) -> io::Result<Result<(Self, Layout), InputError>> {
         let mut carry = Vec::with_capacity(2 * CHUNK_BYTES);
         let mut eof = false;
         // Enough to see the header and first record: a full block holding a newline
-        // (each block looked at once).
+        // (each block looked at once), or a first line already over the limit.
         let mut newline = false;
-        while !eof && (carry.len() < CHUNK_BYTES || !newline) {
+        while !eof && (carry.len() < CHUNK_BYTES || !newline) && carry.len() <= max_record {
             let old = carry.len();
             eof = fill(&mut reader, &mut carry)?;
             newline |= carry[old..].contains(&b'\n');
@@ -198,10 +209,11 @@ impl<R: Read> StreamChunks<R> {
         if cr_to_lf {
             crate::input::cr_to_lf(&mut carry);
         }
-        let layout = match detect_layout(&carry, format, column) {
+        let mut layout = match detect_layout(&carry, format, column) {
             Ok(l) => l,
             Err(e) => return Ok(Err(e)),
         };
+        layout.max_record = max_record;
         carry.drain(..layout.data_start.min(carry.len()));
         let chunks = StreamChunks {
             reader,
@@ -214,6 +226,7 @@ impl<R: Read> StreamChunks<R> {
             looks: 0,
             cr_to_lf,
             unclosed: None,
+            max_record,
         };
         Ok(Ok((chunks, layout)))
     }
@@ -234,22 +247,25 @@ impl<R: Read> StreamChunks<R> {
                 let mut quotes = self.in_quotes;
                 self.looks += 1;
                 let end = chunk_end(&self.carry, CHUNK_BYTES, self.format, &mut quotes);
+                if end >= self.carry.len() && !self.eof && self.carry.len() > self.max_record {
+                    // The records held so far go out as they are; then the one too long.
+                    return match last_record_end(&self.carry, self.format, self.in_quotes) {
+                        Some(end) => Ok(Some(self.cut(end))),
+                        None => self.skip_too_long().map(Some),
+                    };
+                }
                 if end >= self.carry.len() && !self.eof {
                     self.next_look = 2 * self.carry.len();
                 } else {
                     self.next_look = CHUNK_BYTES;
                     self.in_quotes = quotes;
-                    let rest = self.carry.split_off(end);
-                    let bytes = std::mem::replace(&mut self.carry, rest);
-                    let first_line = self.line;
+                    let chunk = self.cut(end);
                     if self.in_quotes && self.eof && self.carry.is_empty() {
-                        self.unclosed = unclosed_quote_line(&bytes, first_line);
+                        if let ChunkBytes::Owned(bytes) = &chunk.bytes {
+                            self.unclosed = unclosed_quote_line(bytes, chunk.first_line);
+                        }
                     }
-                    self.line += count_newlines(&bytes);
-                    return Ok(Some(Chunk {
-                        first_line,
-                        bytes: ChunkBytes::Owned(bytes),
-                    }));
+                    return Ok(Some(chunk));
                 }
             }
             let old = self.carry.len();
@@ -259,6 +275,84 @@ impl<R: Read> StreamChunks<R> {
             }
         }
     }
+}
+
+impl<R: Read> StreamChunks<R> {
+    /// The first `end` bytes of the carry as a chunk (`end` is a record boundary).
+    fn cut(&mut self, end: usize) -> Chunk<'static> {
+        let rest = self.carry.split_off(end);
+        let bytes = std::mem::replace(&mut self.carry, rest);
+        let first_line = self.line;
+        self.line += count_newlines(&bytes);
+        Chunk {
+            first_line,
+            bytes: ChunkBytes::Owned(bytes),
+            too_long: None,
+        }
+    }
+
+    /// The record at the start of the carry is over the limit: keeps its first bytes
+    /// for its row and reads on, one block at a time, to its end.
+    fn skip_too_long(&mut self) -> io::Result<Chunk<'static>> {
+        let first_line = self.line;
+        let echo = self.carry[..self.carry.len().min(TOO_LONG_ECHO)].to_vec();
+        // Blocks have no quotes: their records end at a newline, as lines do.
+        let format = match self.format {
+            Format::Csv => Format::Csv,
+            _ => Format::Lines,
+        };
+        let mut quoted = self.in_quotes;
+        let mut length = 0u64;
+        loop {
+            let end = chunk_end(&self.carry, 0, format, &mut quoted);
+            let found = end < self.carry.len() || self.carry.last() == Some(&b'\n');
+            self.line += count_newlines(&self.carry[..end]);
+            length += end as u64;
+            if found {
+                // Not counting the line end.
+                length -= 1;
+                self.carry.drain(..end);
+                break;
+            }
+            self.carry.clear();
+            if self.eof {
+                break;
+            }
+            let old = self.carry.len();
+            self.eof = fill(&mut self.reader, &mut self.carry)?;
+            if self.cr_to_lf {
+                crate::input::cr_to_lf(&mut self.carry[old..]);
+            }
+        }
+        self.in_quotes = false;
+        self.next_look = CHUNK_BYTES;
+        Ok(Chunk {
+            first_line,
+            bytes: ChunkBytes::Owned(echo),
+            too_long: Some(length),
+        })
+    }
+}
+
+/// Where the last whole record in `data` ends (just after its newline), if one does;
+/// `in_quotes` is the CSV quote state at its start.
+fn last_record_end(data: &[u8], format: Format, in_quotes: bool) -> Option<usize> {
+    let mut quoted = in_quotes;
+    let mut last = None;
+    let mut at = 0;
+    let format = match format {
+        Format::Csv => Format::Csv,
+        _ => Format::Lines,
+    };
+    while at < data.len() {
+        let end = at + chunk_end(&data[at..], 0, format, &mut quoted);
+        if end == data.len() && data.last() != Some(&b'\n') {
+            break;
+        }
+        last = Some(end);
+        at = end;
+    }
+    last.filter(|&end| end > 0)
 }
 
 /// Reads one block onto the end of `buf`; true at end of stream.
@@ -367,7 +461,7 @@ mod tests {
                 Format::Csv => ColumnChoice::Index(1),
                 _ => ColumnChoice::Auto,
             };
-            let (mut chunks, _) = StreamChunks::start(reader, Some(format), &column)
+            let (mut chunks, _) = StreamChunks::start(reader, Some(format), &column, usize::MAX)
                 .unwrap()
                 .unwrap();
             let mut got = Vec::new();
@@ -378,6 +472,68 @@ mod tests {
             // A look per doubling (about log2(32 MiB / 128 KiB) = 8), not one per block
             // read (512).
             assert!(chunks.looks <= 16, "{format:?}: {} looks", chunks.looks);
+        }
+    }
+
+    #[test]
+    fn a_record_over_the_limit_is_cut_to_its_first_bytes_and_skipped_unheld() {
+        for format in [Format::Lines, Format::Csv] {
+            let puzzle = b"4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......\n";
+            let mut data = puzzle.repeat(3);
+            // A quoted newline inside the long CSV record belongs to it.
+            data.extend_from_slice(b"\"ab\ncd\"");
+            data.extend(std::iter::repeat_n(b'1', 8 << 20));
+            data.push(b'\n');
+            data.extend_from_slice(puzzle);
+            let reader = Blocks {
+                data: data.clone(),
+                pos: 0,
+                block: 4 << 10,
+            };
+            let column = match format {
+                Format::Csv => ColumnChoice::Index(1),
+                _ => ColumnChoice::Auto,
+            };
+            let (mut chunks, _) = StreamChunks::start(reader, Some(format), &column, 1 << 20)
+                .unwrap()
+                .unwrap();
+            let mut got = Vec::new();
+            let mut held = 0;
+            while let Some(chunk) = chunks.next_chunk().unwrap() {
+                held = held.max(chunks.carry.capacity());
+                got.push((
+                    chunk.first_line,
+                    chunk.bytes.as_slice().to_vec(),
+                    chunk.too_long,
+                ));
+            }
+            // Lines: `"ab` is a record of its own, and the long one starts on line 5;
+            // CSV: the quoted newline joins them into one record from line 4.
+            let (line, length) = match format {
+                Format::Csv => (4, (8 << 20) + 7),
+                _ => (5, (8 << 20) + 3),
+            };
+            let too_long: Vec<_> = got.iter().filter(|c| c.2.is_some()).collect();
+            assert_eq!(too_long.len(), 1, "{format:?}");
+            assert_eq!(
+                (too_long[0].0, too_long[0].2),
+                (line, Some(length)),
+                "{format:?}"
+            );
+            assert_eq!(too_long[0].1.len(), 100);
+            let last = got.last().unwrap();
+            assert_eq!(
+                (last.0, last.1.as_slice(), last.2),
+                (6, &puzzle[..], None),
+                "{format:?}"
+            );
+            let whole: Vec<u8> = got
+                .iter()
+                .filter(|c| c.2.is_none())
+                .flat_map(|c| c.1.clone())
+                .collect();
+            assert_eq!(&whole[..3 * puzzle.len()], &puzzle.repeat(3)[..]);
+            assert!(held < 4 << 20, "{format:?}: {held} bytes held");
         }
     }
 }

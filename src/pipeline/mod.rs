@@ -16,7 +16,7 @@ mod ordered;
 mod worker;
 
 pub use chunks::{shard_bounds, Chunk, ChunkBytes, Shard, SliceChunks, Source, StreamChunks};
-pub use worker::{process_chunk, BoardSetup, Setup, Tally, Worker};
+pub use worker::{process_chunk, too_long_row, BoardSetup, Setup, Tally, Worker};
 
 use std::io::{self, Read};
 use std::ops::Range;
@@ -67,6 +67,9 @@ pub struct RunOptions {
     pub only: StatusSet,
     /// Branches each record may take before it is `undecided` (`--budget`).
     pub budget: Budget,
+    /// Longest record in bytes (`--max-record-bytes`); a longer one is one `invalid`
+    /// row, and a stream skips it without holding it.
+    pub max_record: usize,
     /// Set by the caller to stop the run early (a server whose client went away): the
     /// records not yet started are skipped and the run fails with
     /// [`RunError::Cancelled`].
@@ -89,6 +92,7 @@ impl RunOptions {
             boards: BoardRules::default(),
             only: StatusSet::ALL,
             budget: Budget::DEFAULT,
+            max_record: crate::input::DEFAULT_MAX_RECORD,
             cancel: None,
         }
     }
@@ -146,6 +150,7 @@ pub fn run_file<J: Job>(
     let started = Instant::now();
     let mut layout = detect_layout(input.bytes(), options.format, &options.column)?;
     layout.first_line += options.first_line.saturating_sub(1);
+    layout.max_record = options.max_record;
     let data = input.bytes();
     let chunks = match options.shard {
         None => SliceChunks::new(data, &layout),
@@ -183,11 +188,13 @@ pub fn run_stream<J: Job, R: Read>(
     output: &mut Output,
 ) -> Result<(RunReport, Histogram<u64>), RunError> {
     let started = Instant::now();
-    let (mut chunks, mut layout) = StreamChunks::start(reader, options.format, &options.column)
-        .map_err(|source| InputError::Io {
-        path: "-".into(),
-        source,
-    })??;
+    let (mut chunks, mut layout) =
+        StreamChunks::start(reader, options.format, &options.column, options.max_record).map_err(
+            |source| InputError::Io {
+                path: "-".into(),
+                source,
+            },
+        )??;
     let offset = options.first_line.saturating_sub(1);
     layout.first_line += offset;
     chunks.shift_lines(offset);
@@ -265,7 +272,10 @@ fn run_source<J: Job, R: Read>(
         },
         |chunk: Chunk<'_>, worker: &mut Worker<J>, out: &mut Vec<u8>, tally: &mut Tally| {
             let bytes = chunk.bytes.as_slice();
-            process_chunk(setup, bytes, chunk.first_line, worker, out, tally);
+            match chunk.too_long {
+                None => process_chunk(setup, bytes, chunk.first_line, worker, out, tally),
+                Some(length) => too_long_row(setup, bytes, chunk.first_line, length, out, tally),
+            }
             if cancelled() {
                 return Err(RunError::Cancelled);
             }

@@ -11,7 +11,7 @@ use hdrhistogram::Histogram;
 
 use crate::engine::Budget;
 use crate::grid::Grid;
-use crate::input::{for_each_record, Layout, Record, RecordError, RecordScratch};
+use crate::input::{for_each_record, too_long_record, Layout, Record, RecordError, RecordScratch};
 use crate::jobs::Columns;
 use crate::jobs::{Answer, Job};
 use crate::marks::Marks;
@@ -340,6 +340,40 @@ pub fn process_chunk<J: Job>(
         );
         tally.rows += 1;
     });
+}
+
+/// The row of a stream's record over the length limit, from its first bytes: `invalid`,
+/// never parsed.
+pub fn too_long_row<J: Job>(
+    setup: Setup<'_, J>,
+    echo: &[u8],
+    line: u64,
+    length: u64,
+    out: &mut Vec<u8>,
+    tally: &mut Tally,
+) {
+    let record = too_long_record(echo, line, length, setup.layout.max_record);
+    let reason = record.puzzle.err().map(Reason::Record);
+    tally.add(line, Status::Invalid, false, setup.job.checks_uniqueness());
+    if !setup.rows.keeps(Status::Invalid) {
+        tally.left_out += 1;
+        return;
+    }
+    setup.rows.row(
+        &Row {
+            line,
+            puzzle: Err(record.raw),
+            board: None,
+            puzzle_text: None,
+            status: Status::Invalid,
+            solution: None,
+            reason,
+            mismatch: false,
+            extra: &J::Extra::default(),
+        },
+        out,
+    );
+    tally.rows += 1;
 }
 
 /// What a board record is run with.

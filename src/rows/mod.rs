@@ -118,6 +118,10 @@ impl fmt::Display for Described<'_> {
             (Reason::Record(RecordError::MarksNotSupported), _) => {
                 f.write_str("pencil-mark records are read by solve and classify only")
             }
+            (Reason::Record(RecordError::TooLong { bytes, limit }), _) => write!(
+                f,
+                "record of {bytes} bytes, over the limit of {limit} (--max-record-bytes)"
+            ),
             (Reason::Record(RecordError::MissingField(n)), column) => write!(
                 f,
                 "row has {n} fields, no {} column",

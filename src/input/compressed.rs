@@ -1,0 +1,295 @@
+//! Compressed inputs, told by their first bytes (never by their names): gzip (several
+//! members and BGZF included), zstd, xz, and a zip archive's member. Each is decoded on
+//! a thread of its own into a small bounded channel of blocks, read back as a plain
+//! stream by the same record pipeline as stdin, so memory stays bounded whatever the
+//! input expands to and the workers do not wait on the decoder.
+
+use std::fs::File;
+use std::io::{self, BufReader, Read};
+use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc::{sync_channel, Receiver};
+use std::sync::Arc;
+
+/// Bytes of decoded data per block sent to the reader.
+const BLOCK: usize = 1 << 20;
+
+/// Blocks decoded ahead of the reader at most.
+const AHEAD: usize = 4;
+
+/// Bytes a stream's first look takes (the longest magic number, xz's).
+pub const MAGIC_BYTES: usize = 6;
+
+/// A compression format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Compression {
+    /// gzip (RFC 1952), any number of members.
+    Gzip,
+    /// Zstandard, any number of frames.
+    Zstd,
+    /// xz (LZMA2).
+    Xz,
+    /// A zip archive: one member is read.
+    Zip,
+}
+
+impl Compression {
+    /// The format whose magic number `head` starts with.
+    pub fn detect(head: &[u8]) -> Option<Compression> {
+        if head.starts_with(&[0x1f, 0x8b]) {
+            Some(Compression::Gzip)
+        } else if head.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) {
+            Some(Compression::Zstd)
+        } else if head.starts_with(&[0xfd, b'7', b'z', b'X', b'Z', 0x00]) {
+            Some(Compression::Xz)
+        } else if head.starts_with(b"PK\x03\x04") || head.starts_with(b"PK\x05\x06") {
+            Some(Compression::Zip)
+        } else {
+            None
+        }
+    }
+
+    /// The format's name, as messages and the summary say it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Compression::Gzip => "gzip",
+            Compression::Zstd => "zstd",
+            Compression::Xz => "xz",
+            Compression::Zip => "zip",
+        }
+    }
+}
+
+/// The first bytes of the file at `path` (fewer when it is shorter).
+pub fn file_head(path: &Path) -> io::Result<Vec<u8>> {
+    let mut head = Vec::with_capacity(MAGIC_BYTES);
+    File::open(path)?
+        .take(MAGIC_BYTES as u64)
+        .read_to_end(&mut head)?;
+    Ok(head)
+}
+
+/// Reads up to [`MAGIC_BYTES`] from `reader` (fewer only at its end), to look at
+/// before the stream is read: put them back in front with `head.chain(reader)`.
+pub fn stream_head<R: Read>(reader: &mut R) -> io::Result<io::Cursor<Vec<u8>>> {
+    let mut head = Vec::with_capacity(MAGIC_BYTES);
+    reader
+        .by_ref()
+        .take(MAGIC_BYTES as u64)
+        .read_to_end(&mut head)?;
+    Ok(io::Cursor::new(head))
+}
+
+/// The decoded bytes of a compressed input, made on another thread.
+pub struct Decoded {
+    blocks: Receiver<io::Result<Vec<u8>>>,
+    current: Vec<u8>,
+    at: usize,
+    done: bool,
+}
+
+impl Read for Decoded {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        while self.at == self.current.len() {
+            if self.done {
+                return Ok(0);
+            }
+            match self.blocks.recv() {
+                // The decoder ended (its sender is gone after the last block).
+                Err(_) => {
+                    self.done = true;
+                    return Ok(0);
+                }
+                Ok(Err(e)) => {
+                    self.done = true;
+                    return Err(e);
+                }
+                Ok(Ok(block)) => {
+                    self.current = block;
+                    self.at = 0;
+                }
+            }
+        }
+        let n = buf.len().min(self.current.len() - self.at);
+        buf[..n].copy_from_slice(&self.current[self.at..self.at + n]);
+        self.at += n;
+        Ok(n)
+    }
+}
+
+/// Counts the compressed bytes a decoder has taken, for the offset in error messages.
+struct Counted<R> {
+    inner: R,
+    taken: Arc<AtomicU64>,
+}
+
+impl<R: Read> Read for Counted<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.taken.fetch_add(n as u64, Ordering::Relaxed);
+        Ok(n)
+    }
+}
+
+/// Decodes `source` (compressed as `compression`, never [`Compression::Zip`], which
+/// needs a file: see [`decode_zip`]) on a new thread.
+pub fn decode<R: Read + Send + 'static>(source: R, compression: Compression) -> Decoded {
+    let taken = Arc::new(AtomicU64::new(0));
+    let counted = BufReader::with_capacity(
+        1 << 16,
+        Counted {
+            inner: source,
+            taken: Arc::clone(&taken),
+        },
+    );
+    start(move |send| {
+        let decoder: Box<dyn Read> = match compression {
+            Compression::Gzip => Box::new(flate2::bufread::MultiGzDecoder::new(counted)),
+            Compression::Zstd => Box::new(zstd::stream::read::Decoder::with_buffer(counted)?),
+            Compression::Xz => Box::new(liblzma::bufread::XzDecoder::new_multi_decoder(counted)),
+            Compression::Zip => {
+                return Err(io::Error::other("a zip archive is read from a file"));
+            }
+        };
+        pump(decoder, send)
+            .map_err(|e| described(e, compression, Some(taken.load(Ordering::Relaxed))))
+    })
+}
+
+/// Decodes one member of the zip archive at `path` on a new thread: the only file in
+/// it, or the one named `member`. A missing or ambiguous member is an error here, before
+/// any thread starts.
+pub fn decode_zip(path: &Path, member: Option<&str>) -> io::Result<Decoded> {
+    let file = File::open(path)?;
+    let mut archive = zip::ZipArchive::new(BufReader::new(file))
+        .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, format!("bad zip archive: {e}")))?;
+    let files: Vec<(usize, String)> = (0..archive.len())
+        .filter_map(|i| {
+            let name = archive.name_for_index(i)?.to_string();
+            (!name.ends_with('/')).then_some((i, name))
+        })
+        .collect();
+    let index = match member {
+        Some(wanted) => files
+            .iter()
+            .find(|(_, name)| name == wanted)
+            .map(|(i, _)| *i)
+            .ok_or_else(|| {
+                io::Error::new(
+                    io::ErrorKind::NotFound,
+                    format!(
+                        "no member {wanted:?} in the archive; it holds {}",
+                        listed(&files)
+                    ),
+                )
+            })?,
+        None => match files.as_slice() {
+            [(i, _)] => *i,
+            [] => {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    "the zip archive holds no file",
+                ))
+            }
+            _ => {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidInput,
+                    format!(
+                        "the zip archive holds {} files ({}): choose one with --member NAME",
+                        files.len(),
+                        listed(&files)
+                    ),
+                ))
+            }
+        },
+    };
+    Ok(start(move |send| {
+        let member = archive
+            .by_index(index)
+            .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, format!("zip: {e}")))?;
+        pump(member, send).map_err(|e| described(e, Compression::Zip, None))
+    }))
+}
+
+/// Up to five member names, for messages.
+fn listed(files: &[(usize, String)]) -> String {
+    let mut names: Vec<&str> = files.iter().take(5).map(|(_, n)| n.as_str()).collect();
+    if files.len() > 5 {
+        names.push("...");
+    }
+    names.join(", ")
+}
+
+type Sender = std::sync::mpsc::SyncSender<io::Result<Vec<u8>>>;
+
+/// Runs `decode` on a new thread, its blocks and its error (if any) going to the reader.
+fn start<F>(decode: F) -> Decoded
+where
+    F: FnOnce(&Sender) -> io::Result<()> + Send + 'static,
+{
+    let (send, blocks) = sync_channel(AHEAD);
+    let spawned = std::thread::Builder::new()
+        .name("sudoku-decode".into())
+        .spawn(move || {
+            if let Err(e) = decode(&send) {
+                let _ = send.send(Err(e));
+            }
+        });
+    let blocks = match spawned {
+        Ok(_) => blocks,
+        // No thread: the reader meets the error at its first read.
+        Err(e) => {
+            let (send, failed) = sync_channel(1);
+            let _ = send.send(Err(e));
+            failed
+        }
+    };
+    Decoded {
+        blocks,
+        current: Vec::new(),
+        at: 0,
+        done: false,
+    }
+}
+
+/// Reads `decoder` to its end in blocks into `send`; stops quietly when the reader has
+/// gone (the run ended early).
+fn pump(mut decoder: impl Read, send: &Sender) -> io::Result<()> {
+    loop {
+        let mut block = vec![0u8; BLOCK];
+        let mut filled = 0;
+        while filled < BLOCK {
+            match decoder.read(&mut block[filled..]) {
+                Ok(0) => break,
+                Ok(n) => filled += n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        if filled == 0 {
+            return Ok(());
+        }
+        block.truncate(filled);
+        let last = filled < BLOCK;
+        if send.send(Ok(block)).is_err() || last {
+            return Ok(());
+        }
+    }
+}
+
+/// A decoding error as one line naming the format and the offset (the caller names the
+/// input).
+fn described(e: io::Error, compression: Compression, at: Option<u64>) -> io::Error {
+    let what = if e.kind() == io::ErrorKind::UnexpectedEof {
+        "truncated".to_string()
+    } else {
+        format!("corrupt ({e})")
+    };
+    let offset = at.map_or(String::new(), |n| {
+        format!(" after {n} bytes of compressed input")
+    });
+    io::Error::new(
+        io::ErrorKind::InvalidData,
+        format!("{} data {what}{offset}", compression.name()),
+    )
+}

@@ -1,0 +1,259 @@
+//! Compressed inputs as users hold them: told by their first bytes, streamed through
+//! the record pipeline in bounded memory, the same rows as the plain file, and a clear
+//! error for a truncated or corrupt one.
+
+mod common;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn sudoku_batch(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_sudoku-batch"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn gzip(data: &[u8]) -> Vec<u8> {
+    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    e.write_all(data).unwrap();
+    e.finish().unwrap()
+}
+
+fn zstd(data: &[u8]) -> Vec<u8> {
+    zstd::stream::encode_all(data, 3).unwrap()
+}
+
+fn xz(data: &[u8]) -> Vec<u8> {
+    let mut e = liblzma::write::XzEncoder::new(Vec::new(), 1);
+    e.write_all(data).unwrap();
+    e.finish().unwrap()
+}
+
+fn zip_of(members: &[(&str, &[u8])]) -> Vec<u8> {
+    let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let options = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Deflated);
+    for (name, data) in members {
+        w.start_file(*name, options).unwrap();
+        w.write_all(data).unwrap();
+    }
+    w.finish().unwrap().into_inner()
+}
+
+struct Files {
+    dir: tempfile::TempDir,
+}
+
+impl Files {
+    fn new() -> Files {
+        Files {
+            dir: tempfile::tempdir().unwrap(),
+        }
+    }
+
+    fn write(&self, name: &str, data: &[u8]) -> PathBuf {
+        let path = self.dir.path().join(name);
+        std::fs::write(&path, data).unwrap();
+        path
+    }
+}
+
+fn s(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
+
+#[test]
+fn every_format_gives_the_plain_files_rows() {
+    let plain = std::fs::read(common::data("kaggle-3m-curated5000.csv")).unwrap();
+    let files = Files::new();
+    let expected = common::stdout_of(&[
+        "classify",
+        s(&common::data("kaggle-3m-curated5000.csv")),
+        "-q",
+    ]);
+    // Two gzip members, as `cat a.gz b.gz` and BGZF make.
+    let half = &plain[..plain.len() / 2];
+    let cut = half.iter().rposition(|&x| x == b'\n').unwrap() + 1;
+    let (a, b) = plain.split_at(cut);
+    let mut members = gzip(a);
+    members.extend(gzip(b));
+    let inputs = [
+        ("k.csv.gz", gzip(&plain)),
+        ("two-members.gz", members),
+        ("k.csv.zst", zstd(&plain)),
+        ("k.csv.xz", xz(&plain)),
+        ("k.zip", zip_of(&[("k.csv", &plain)])),
+        // Told by content, not by name.
+        ("gzip-named.txt", gzip(&plain)),
+    ];
+    for (name, data) in &inputs {
+        let path = files.write(name, data);
+        let out = sudoku_batch(&["classify", s(&path)]);
+        assert!(
+            out.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            out.stdout == expected,
+            "{name}: rows differ from the plain file's"
+        );
+        let summary = String::from_utf8_lossy(&out.stderr);
+        assert!(summary.contains("5000 records in"), "{name}: {summary}");
+    }
+    // A plain file with a compressed name is read as plain.
+    let path = files.write("plain-named.gz", &plain);
+    assert!(common::stdout_of(&["classify", s(&path), "-q"]) == expected);
+    // Through stdin.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sudoku-batch"))
+        .args(["classify", "-", "-q"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let gz = gzip(&plain);
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || stdin.write_all(&gz).unwrap());
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    assert!(out.status.success());
+    assert!(out.stdout == expected, "stdin gzip rows differ");
+    // The dataset commands read them too.
+    let path = files.write("dupes.gz", &gzip(&plain));
+    let out = sudoku_batch(&["dedupe", s(&path), "-q"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn zip_archives_with_several_files_need_member() {
+    let plain = std::fs::read(common::data("norvig-top95.txt")).unwrap();
+    let easy = std::fs::read(common::data("norvig-easy50.txt")).unwrap();
+    let files = Files::new();
+    let path = files.write(
+        "two.zip",
+        &zip_of(&[("top95.txt", &plain), ("easy50.txt", &easy)]),
+    );
+    let out = sudoku_batch(&["classify", s(&path)]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("--member") && err.contains("easy50.txt"),
+        "{err}"
+    );
+    let out = sudoku_batch(&["classify", s(&path), "--member", "easy50.txt", "-q"]);
+    assert!(out.status.success());
+    let expected = common::stdout_of(&["classify", s(&common::data("norvig-easy50.txt")), "-q"]);
+    assert!(out.stdout == expected);
+    let out = sudoku_batch(&["classify", s(&path), "--member", "nope"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no member \"nope\""));
+}
+
+#[test]
+fn truncated_and_corrupt_inputs_fail_naming_the_file_and_commit_nothing() {
+    let plain = std::fs::read(common::data("kaggle-1m-first10k.csv")).unwrap();
+    let files = Files::new();
+    let mut cases = Vec::new();
+    for (name, data) in [
+        ("cut.gz", gzip(&plain)),
+        ("cut.zst", zstd(&plain)),
+        ("cut.xz", xz(&plain)),
+    ] {
+        cases.push((name, data[..data.len() / 2].to_vec(), "truncated"));
+    }
+    let mut corrupt = gzip(&plain);
+    let middle = corrupt.len() / 2;
+    corrupt[middle..middle + 64].fill(0x55);
+    cases.push(("corrupt.gz", corrupt, "gzip data"));
+    let mut zip = zip_of(&[("k.csv", &plain)]);
+    let end = zip.len();
+    zip[end - 22..].fill(0);
+    cases.push(("corrupt.zip", zip, "zip"));
+    for (name, data, says) in cases {
+        let path = files.write(name, &data);
+        let out_path = files.dir.path().join(format!("{name}.out"));
+        let out = sudoku_batch(&["classify", s(&path), "-o", s(&out_path)]);
+        assert_eq!(out.status.code(), Some(2), "{name}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(name) && err.contains(says), "{name}: {err}");
+        assert!(!out_path.exists(), "{name}: an output was committed");
+    }
+    // --shard cannot split a compressed stream.
+    let path = files.write("whole.gz", &gzip(&plain));
+    let out = sudoku_batch(&["classify", s(&path), "--shard", "1/2"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("is gzip, read as a stream"));
+}
+
+/// Peak resident memory of a finished child, from /proc while it ran (Linux).
+fn peak_kib(mut child: std::process::Child) -> (std::process::ExitStatus, Option<u64>) {
+    let mut peak = None;
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return (status, peak);
+        }
+        let status = std::fs::read_to_string(format!("/proc/{}/status", child.id()));
+        if let Some(kib) = status.ok().and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmHWM:"))
+                .and_then(|l| l.split_whitespace().nth(1)?.parse().ok())
+        }) {
+            peak = Some(kib);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+}
+
+#[test]
+fn a_gzip_bomb_of_one_line_or_of_newlines_stays_in_bounded_memory() {
+    let files = Files::new();
+    let size = 300 << 20;
+    let line = {
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        let block = vec![b'x'; 1 << 20];
+        for _ in 0..size >> 20 {
+            e.write_all(&block).unwrap();
+        }
+        e.write_all(b"\n4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........\n").unwrap();
+        e.finish().unwrap()
+    };
+    let newlines = {
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        let block = vec![b'\n'; 1 << 20];
+        for _ in 0..size >> 20 {
+            e.write_all(&block).unwrap();
+        }
+        e.finish().unwrap()
+    };
+    for (name, data, rows) in [("line.gz", line, 2), ("newlines.gz", newlines, 0)] {
+        let path = files.write(name, &data);
+        let out_path = files.dir.path().join("rows.csv");
+        let child = Command::new(env!("CARGO_BIN_EXE_sudoku-batch"))
+            .args(["classify", s(&path), "-o", s(&out_path), "-q"])
+            .spawn()
+            .unwrap();
+        let (status, peak) = peak_kib(child);
+        assert!(status.success(), "{name}");
+        let text = std::fs::read_to_string(&out_path).unwrap();
+        assert_eq!(text.lines().count(), rows + 1, "{name}");
+        if rows > 0 {
+            assert!(
+                text.contains(&format!(
+                    "1,{},,invalid,\"record of {size} bytes, over the limit of 1048576",
+                    "x".repeat(100)
+                )),
+                "{text}"
+            );
+            assert!(text.contains("\n2,4...3"), "the next line keeps its number");
+        }
+        if let Some(kib) = peak {
+            assert!(kib < 200 * 1024, "{name}: peak RSS {kib} KiB");
+        }
+    }
+}

@@ -1,0 +1,119 @@
+//! NumPy `.npy` arrays as the Kaggle 1M set first shipped (`sudoku_quizzes.npy`, shape
+//! (n, 9, 9), 0 for empty): every integer width and byte order and string arrays give
+//! the rows of the same puzzles as a lines file, `line` counting rows from 1.
+
+mod common;
+
+use std::io::Write;
+use std::process::{Command, Output};
+
+fn sudoku_batch(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_sudoku-batch"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+/// A version 1.0 `.npy` file.
+fn npy(descr: &str, shape: &str, data: &[u8]) -> Vec<u8> {
+    let mut header = format!("{{'descr': '{descr}', 'fortran_order': False, 'shape': {shape}, }}");
+    while (10 + header.len() + 1) % 64 != 0 {
+        header.push(' ');
+    }
+    header.push('\n');
+    let mut out = b"\x93NUMPY\x01\x00".to_vec();
+    out.extend_from_slice(&(header.len() as u16).to_le_bytes());
+    out.extend_from_slice(header.as_bytes());
+    out.extend_from_slice(data);
+    out
+}
+
+#[test]
+fn arrays_give_the_rows_of_the_same_puzzles_as_lines() {
+    let records = common::load("kaggle-1m-first10k.csv");
+    let n = records.len();
+    let dir = tempfile::tempdir().unwrap();
+    let mut lines = String::new();
+    let mut cells = Vec::new();
+    for r in &records {
+        let line = String::from_utf8(r.puzzle.to_line().to_vec()).unwrap();
+        lines.push_str(&line);
+        lines.push('\n');
+        cells.extend(line.bytes().map(|b| if b == b'.' { 0 } else { b - b'0' }));
+    }
+    let text = dir.path().join("puzzles.txt");
+    std::fs::write(&text, &lines).unwrap();
+    let expected = common::stdout_of(&["classify", text.to_str().unwrap(), "-q"]);
+    let wide: Vec<u8> = cells
+        .iter()
+        .flat_map(|&v| i64::from(v).to_le_bytes())
+        .collect();
+    let big: Vec<u8> = cells
+        .iter()
+        .flat_map(|&v| u32::from(v).to_be_bytes())
+        .collect();
+    let strings: Vec<u8> = lines.bytes().filter(|&b| b != b'\n').collect();
+    let gz = {
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        e.write_all(&npy("|i1", &format!("({n}, 9, 9)"), &cells))
+            .unwrap();
+        e.finish().unwrap()
+    };
+    for (name, bytes) in [
+        ("u8.npy", npy("|u1", &format!("({n}, 9, 9)"), &cells)),
+        ("i8.npy", npy("<i8", &format!("({n}, 81)"), &wide)),
+        ("be.npy", npy(">u4", &format!("({n}, 81)"), &big)),
+        ("s81.npy", npy("|S81", &format!("({n},)"), &strings)),
+        ("u8.npy.gz", gz),
+    ] {
+        let path = dir.path().join(name);
+        std::fs::write(&path, bytes).unwrap();
+        let out = sudoku_batch(&["classify", path.to_str().unwrap()]);
+        assert!(
+            out.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            out.stdout == expected,
+            "{name}: rows differ from the lines file's"
+        );
+        let summary = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            summary.contains("NumPy") && summary.contains(&format!("{n} records in")),
+            "{summary}"
+        );
+    }
+}
+
+#[test]
+fn arrays_that_are_not_puzzles_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, bytes, says) in [
+        ("f8.npy", npy("<f8", "(1, 81)", &[0; 648]), "dtype \"<f8\""),
+        (
+            "shape.npy",
+            npy("|u1", "(2, 80)", &[0; 160]),
+            "shape (2, 80)",
+        ),
+        (
+            "short.npy",
+            npy("|u1", "(3, 81)", &[0; 100]),
+            "row 2 of 3 is missing",
+        ),
+    ] {
+        let path = dir.path().join(name);
+        std::fs::write(&path, bytes).unwrap();
+        let out_path = dir.path().join("rows.csv");
+        let out = sudoku_batch(&[
+            "classify",
+            path.to_str().unwrap(),
+            "-o",
+            out_path.to_str().unwrap(),
+        ]);
+        assert_eq!(out.status.code(), Some(2), "{name}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(name) && err.contains(says), "{name}: {err}");
+        assert!(!out_path.exists(), "{name}: an output was committed");
+    }
+}
