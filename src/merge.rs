@@ -73,6 +73,9 @@ pub fn merge(reports: &[RunReport]) -> Result<(RunReport, Histogram<u64>), Merge
     merged.first_disagree.clear();
     merged.difficulty = None;
     merged.givens = None;
+    if reports.iter().any(|r| r.layout != first.layout) {
+        merged.layout.clear();
+    }
     for (i, r) in reports.iter().enumerate() {
         if r.command != first.command {
             return Err(MergeError::Commands(

@@ -288,6 +288,9 @@ pub struct RunReport {
     pub command: String,
     /// The input path, `-` for stdin.
     pub input: String,
+    /// How the input was read: its layout, and for CSV its header and columns.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub layout: String,
     /// Records read from the input.
     pub records: u64,
     /// Rows written to the output (equals `records` less `left_out` on every successful
@@ -382,6 +385,9 @@ impl RunReport {
                 " (MISMATCH: records lost)"
             }
         )?;
+        if !self.layout.is_empty() {
+            writeln!(out, "  read as {}", self.layout)?;
+        }
         let mut parts = Vec::new();
         for (status, n) in c.iter() {
             if n > 0 {
@@ -409,6 +415,13 @@ impl RunReport {
             parts.push("no records".to_string());
         }
         writeln!(out, "  {}", parts.join(", "))?;
+        if self.records > 0 && c.invalid == self.records {
+            writeln!(
+                out,
+                "  every record is invalid: see the reasons in the rows; check --column and \
+                 --format (a tab- or semicolon-separated file is not read as CSV)"
+            )?;
+        }
         if let Some(levels) = &self.difficulty {
             let parts: Vec<String> = levels
                 .pairs()

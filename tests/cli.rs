@@ -656,3 +656,42 @@ fn fifos_and_dev_stdin_are_streamed_like_stdin() {
         "/dev/stdin gives other rows than the file"
     );
 }
+
+#[test]
+fn the_summary_says_how_the_input_was_read() {
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_sudoku-batch"))
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{args:?}");
+        String::from_utf8(out.stderr).unwrap()
+    };
+    let csv = common::data("kaggle-3m-curated5000.csv");
+    let summary = run(&["classify", csv.to_str().unwrap(), "-o", "/dev/null"]);
+    assert!(
+        summary.contains(
+            "read as CSV with a header on line 1: puzzles in \"puzzle\" (column 1), \
+             solutions in \"solution\" (column 2)"
+        ),
+        "{summary}"
+    );
+    assert!(!summary.contains("every record is invalid"));
+    // The wrong column: every record invalid, and the summary says what to check.
+    let summary = run(&[
+        "classify",
+        csv.to_str().unwrap(),
+        "--column",
+        "clues",
+        "-o",
+        "/dev/null",
+    ]);
+    assert!(
+        summary.contains("puzzles in \"clues\" (column 3)"),
+        "{summary}"
+    );
+    assert!(summary.contains("every record is invalid"), "{summary}");
+    let lines = common::data("norvig-top95.txt");
+    let summary = run(&["classify", lines.to_str().unwrap(), "-o", "/dev/null"]);
+    assert!(summary.contains("read as one puzzle per line"), "{summary}");
+}

@@ -144,6 +144,39 @@ pub struct Layout {
     /// Longest record in bytes (`--max-record-bytes`, not counting its line end); a
     /// longer one is `invalid` without being parsed (lines and CSV layouts).
     pub max_record: usize,
+    /// The line of the CSV header, when the first record line was taken as one.
+    pub header_line: Option<u64>,
+    /// Name of the solution column, when there is one (`field N` without a header).
+    pub solution_name: Option<String>,
+}
+
+impl Layout {
+    /// How the input is read, for the summary: `one puzzle per line`, `CSV with a
+    /// header on line 1: puzzles in "quizzes" (column 1), solutions in "solutions"
+    /// (column 2)`.
+    pub fn describe(&self) -> String {
+        match self.format {
+            Format::Lines => "one puzzle per line".to_string(),
+            Format::Blocks => "grids drawn over nine lines".to_string(),
+            Format::Csv => {
+                let column = |name: &str, field: usize| match self.header_line {
+                    Some(_) => format!("\"{name}\" (column {})", field + 1),
+                    None => format!("column {}", field + 1),
+                };
+                let mut text = match self.header_line {
+                    Some(line) => format!("CSV with a header on line {line}: "),
+                    None => "CSV without a header: ".to_string(),
+                };
+                text.push_str("puzzles in ");
+                text.push_str(&column(&self.puzzle_name, self.puzzle_field));
+                if let (Some(field), Some(name)) = (self.solution_field, &self.solution_name) {
+                    text.push_str(", solutions in ");
+                    text.push_str(&column(name, field));
+                }
+                text
+            }
+        }
+    }
 }
 
 /// The default longest record: 1 MiB, four thousand times a 9x9 CSV row.
@@ -323,6 +356,8 @@ pub fn detect_layout(
         data_start: start,
         first_line: 1,
         max_record: DEFAULT_MAX_RECORD,
+        header_line: None,
+        solution_name: None,
     };
     if format != Format::Csv && *column != ColumnChoice::Auto {
         return Err(InputError::ColumnWithoutCsv);
@@ -376,7 +411,9 @@ pub fn detect_layout(
         _ => format!("field {}", puzzle_field + 1),
     };
     if has_header {
+        layout.header_line = Some(line_no);
         layout.solution_field = find_name(SOLUTION_NAMES).filter(|&i| i != puzzle_field);
+        layout.solution_name = layout.solution_field.and_then(|i| names.get(i).cloned());
         let header_end = header_end(head, offset);
         layout.data_start = header_end;
         layout.first_line = line_no
@@ -391,6 +428,7 @@ pub fn detect_layout(
             .skip(puzzle_field + 1)
             .find(|(_, f)| is_grid(f) && f.iter().all(|b| b.is_ascii_digit() && *b != b'0'))
             .map(|(i, _)| i);
+        layout.solution_name = layout.solution_field.map(|i| format!("field {}", i + 1));
     }
     Ok(layout)
 }

@@ -283,7 +283,10 @@ fn run_source<J: Job, R: Read>(
         },
     )?;
     let histogram = merged(workers.iter().map(|w| lock(w).histogram().clone()));
-    Ok(driven.report(job.name(), threads, histogram, started, job.cross_checks()))
+    let (mut report, histogram) =
+        driven.report(job.name(), threads, histogram, started, job.cross_checks());
+    report.layout = layout.describe();
+    Ok((report, histogram))
 }
 
 /// Settings for a `generate` run.
@@ -445,6 +448,7 @@ impl Driven {
         let report = RunReport {
             command: command.to_string(),
             input: String::new(),
+            layout: String::new(),
             records,
             rows_written: self.rows,
             left_out: self.tally.left_out,
