@@ -472,10 +472,11 @@ fn run_job<J: Job>(job: &J, args: &RunArgs, require_unique: bool) -> Result<Exit
         format: format_choice(*format),
         column: column_choice(column),
         output_format: match args.output_format {
-            OutputFormatArg::Csv => OutputFormat::Csv,
-            OutputFormatArg::Lines => OutputFormat::Lines,
-            OutputFormatArg::Grid => OutputFormat::Grid,
-            OutputFormatArg::Ndjson => OutputFormat::Ndjson,
+            Some(OutputFormatArg::Csv) => OutputFormat::Csv,
+            Some(OutputFormatArg::Lines) => OutputFormat::Lines,
+            Some(OutputFormatArg::Grid) => OutputFormat::Grid,
+            Some(OutputFormatArg::Ndjson) => OutputFormat::Ndjson,
+            None => format_of_name(args.out.output.as_deref()),
         },
         progress: show_progress(&args.out),
         shard: args.shard.map(|(index, count)| Shard { index, count }),
@@ -604,6 +605,19 @@ fn only_statuses<J: Job>(job: &J, only: &[cli::StatusArg]) -> Result<StatusSet, 
         )));
     }
     Ok(StatusSet::of(&statuses))
+}
+
+/// The row format an output's name asks for: NDJSON for `.ndjson` and `.jsonl`, else
+/// CSV (the contract).
+fn format_of_name(output: Option<&Path>) -> OutputFormat {
+    let extension = output
+        .and_then(Path::extension)
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase);
+    match extension.as_deref() {
+        Some("ndjson" | "jsonl") => OutputFormat::Ndjson,
+        _ => OutputFormat::Csv,
+    }
 }
 
 /// An input opened for a record job.

@@ -240,9 +240,10 @@ pub struct RunArgs {
     /// Geometry and rules of the boards.
     #[command(flatten)]
     pub boards: BoardArgs,
-    /// Row format.
-    #[arg(long, value_enum, default_value_t = OutputFormatArg::Csv)]
-    pub output_format: OutputFormatArg,
+    /// Row format (default: from the name of `-o`, `.ndjson` or `.jsonl` for NDJSON, else
+    /// CSV).
+    #[arg(long, value_enum)]
+    pub output_format: Option<OutputFormatArg>,
     /// Only the records starting in the I-th of N equal byte ranges of the file (cut at
     /// record boundaries); line numbers stay those of the whole file.
     #[arg(long, value_name = "I/N", value_parser = parse_shard)]

@@ -695,3 +695,32 @@ fn the_summary_says_how_the_input_was_read() {
     let summary = run(&["classify", lines.to_str().unwrap(), "-o", "/dev/null"]);
     assert!(summary.contains("read as one puzzle per line"), "{summary}");
 }
+
+#[test]
+fn an_ndjson_output_name_picks_the_format_unless_told_otherwise() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = common::data("norvig-top95.txt");
+    let run = |out: &Path, extra: &[&str]| {
+        let mut args = vec!["classify", input.to_str().unwrap(), "-q", "-o"];
+        args.push(out.to_str().unwrap());
+        args.extend_from_slice(extra);
+        let status = Command::new(env!("CARGO_BIN_EXE_sudoku-batch"))
+            .args(&args)
+            .status()
+            .unwrap();
+        assert!(status.success());
+        std::fs::read_to_string(out).unwrap()
+    };
+    for name in ["rows.ndjson", "rows.JSONL"] {
+        let text = run(&dir.path().join(name), &[]);
+        assert_eq!(text.lines().count(), 95, "{name}");
+        for line in text.lines() {
+            let row: serde_json::Value = serde_json::from_str(line).unwrap();
+            assert_eq!(row["status"], "unique");
+        }
+    }
+    let told = run(&dir.path().join("told.ndjson"), &["--output-format", "csv"]);
+    assert!(told.starts_with("line,puzzle,solution,status"), "{told}");
+    let csv = run(&dir.path().join("rows.txt"), &[]);
+    assert!(csv.starts_with("line,puzzle,solution,status"));
+}
