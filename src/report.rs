@@ -113,14 +113,7 @@ impl StatusCounts {
     /// Counts one record.
     #[inline]
     pub fn add(&mut self, status: Status) {
-        match status {
-            Status::Unique => self.unique += 1,
-            Status::Multiple => self.multiple += 1,
-            Status::Solved => self.solved += 1,
-            Status::Unsolvable => self.unsolvable += 1,
-            Status::Invalid => self.invalid += 1,
-            Status::Undecided => self.undecided += 1,
-        }
+        *self.get_mut(status) += 1;
     }
 
     /// The count of one status.

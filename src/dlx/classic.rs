@@ -74,14 +74,14 @@ impl Engine for Dlx {
         if let Some(clash) = puzzle.find_clash() {
             return Outcome::Invalid(clash);
         }
-        outcome(self.search(puzzle, 1, None))
+        Outcome::of(self.search(puzzle, 1, None))
     }
 
     fn solve_excluding(&mut self, puzzle: &Grid, cell: usize, digit: u8) -> Outcome {
         if let Some(clash) = puzzle.find_clash() {
             return Outcome::Invalid(clash);
         }
-        outcome(self.search(puzzle, 1, Some((cell, digit))))
+        Outcome::of(self.search(puzzle, 1, Some((cell, digit))))
     }
 
     fn count(&mut self, puzzle: &Grid, limit: u64) -> Count {
@@ -92,13 +92,7 @@ impl Engine for Dlx {
         if let Some(clash) = puzzle.find_clash() {
             return Classification::Invalid(clash);
         }
-        let count = self.search(puzzle, 2, None);
-        match (count.solutions, count.first) {
-            (0 | 1, first) if count.spent => Classification::Undecided(first),
-            (1, Some(s)) => Classification::Unique(s),
-            (_, Some(s)) => Classification::Multiple(s),
-            _ => Classification::Unsolvable,
-        }
+        Classification::of(self.search(puzzle, 2, None))
     }
 
     fn stats(&self) -> SearchStats {
@@ -107,15 +101,6 @@ impl Engine for Dlx {
 
     fn set_budget(&mut self, budget: Budget) {
         self.links.set_budget(budget);
-    }
-}
-
-/// The outcome of a count to one.
-fn outcome(count: Count) -> Outcome {
-    match count.first {
-        Some(s) => Outcome::Solved(s),
-        None if count.spent => Outcome::Undecided,
-        None => Outcome::Unsolvable,
     }
 }
 

@@ -151,6 +151,13 @@ pub struct Layout {
 }
 
 impl Layout {
+    /// The row of a whole line over the record limit, if `line` is one.
+    #[inline]
+    fn too_long<'a>(&self, line: &'a [u8], line_no: u64) -> Option<Record<'a>> {
+        (line.len() > self.max_record)
+            .then(|| too_long_record(line, line_no, line.len() as u64, self.max_record))
+    }
+
     /// How the input is read, for the summary: `one puzzle per line`, `CSV with a
     /// header on line 1: puzzles in "quizzes" (column 1), solutions in "solutions"
     /// (column 2)`.
@@ -633,13 +640,8 @@ pub fn for_each_record<F>(
         Format::Lines => {
             for (line_no, line) in (first_line..).zip(chunk.split(|&b| b == b'\n')) {
                 let line = trim_cr(line);
-                if line.len() > layout.max_record {
-                    each(too_long_record(
-                        line,
-                        line_no,
-                        line.len() as u64,
-                        layout.max_record,
-                    ));
+                if let Some(record) = layout.too_long(line, line_no) {
+                    each(record);
                 } else if !is_skipped_line(line) {
                     each(line_record(line, line_no));
                 }
@@ -653,13 +655,8 @@ pub fn for_each_record<F>(
                 if line.first().is_none_or(|&b| b == b'#') {
                     continue;
                 }
-                if line.len() > layout.max_record {
-                    each(too_long_record(
-                        line,
-                        line_no,
-                        line.len() as u64,
-                        layout.max_record,
-                    ));
+                if let Some(record) = layout.too_long(line, line_no) {
+                    each(record);
                     continue;
                 }
                 let (mut count, mut puzzle, mut solution) = (0, None, None);

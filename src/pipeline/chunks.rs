@@ -296,11 +296,7 @@ impl<R: Read> StreamChunks<R> {
     fn skip_too_long(&mut self) -> io::Result<Chunk<'static>> {
         let first_line = self.line;
         let echo = self.carry[..self.carry.len().min(TOO_LONG_ECHO)].to_vec();
-        // Blocks have no quotes: their records end at a newline, as lines do.
-        let format = match self.format {
-            Format::Csv => Format::Csv,
-            _ => Format::Lines,
-        };
+        let format = line_ends(self.format);
         let mut quoted = self.in_quotes;
         let mut length = 0u64;
         loop {
@@ -334,16 +330,22 @@ impl<R: Read> StreamChunks<R> {
     }
 }
 
+/// The format whose record ends a record over the limit is cut at: CSV keeps its quotes;
+/// lines and blocks (which have none) end at a newline.
+fn line_ends(format: Format) -> Format {
+    match format {
+        Format::Csv => Format::Csv,
+        _ => Format::Lines,
+    }
+}
+
 /// Where the last whole record in `data` ends (just after its newline), if one does;
 /// `in_quotes` is the CSV quote state at its start.
 fn last_record_end(data: &[u8], format: Format, in_quotes: bool) -> Option<usize> {
     let mut quoted = in_quotes;
     let mut last = None;
     let mut at = 0;
-    let format = match format {
-        Format::Csv => Format::Csv,
-        _ => Format::Lines,
-    };
+    let format = line_ends(format);
     while at < data.len() {
         let end = at + chunk_end(&data[at..], 0, format, &mut quoted);
         if end == data.len() && data.last() != Some(&b'\n') {

@@ -547,7 +547,7 @@ pub(super) async fn generate(
             })
             .collect();
         let writer = RowWriter::new(OutputFormat::Ndjson, None);
-        let mut rows = Vec::new();
+        let mut rows = JSON_LIST_START.to_vec();
         for (index, record) in made.into_iter().enumerate() {
             let (made, extra): (_, Generated) = record?;
             writer.row(&pipeline::made_row(index as u64, &made, &extra), &mut rows);
@@ -558,7 +558,7 @@ pub(super) async fn generate(
     .map_err(|e: crate::jobs::GenerateError| ApiError::BadQuery(e.to_string()))?;
     let mut response = (
         [(header::CONTENT_TYPE, "application/json")],
-        json_value([JSON_LIST_START, &rows].concat(), false),
+        json_value(rows, false),
     )
         .into_response();
     if let Ok(value) = HeaderValue::from_str(&seed.to_string()) {

@@ -187,8 +187,8 @@ pub enum Outcome {
 }
 
 impl Outcome {
-    /// The outcome of a count to one.
-    fn of(count: Count) -> Outcome {
+    /// The outcome of a count to one (any engine's).
+    pub(crate) fn of(count: Count) -> Outcome {
         match count.first {
             Some(solution) => Outcome::Solved(solution),
             None if count.spent => Outcome::Undecided,
@@ -239,8 +239,8 @@ pub enum Classification {
 }
 
 impl Classification {
-    /// The class of a count to two.
-    fn of(count: Count) -> Classification {
+    /// The class of a count to two (any engine's).
+    pub(crate) fn of(count: Count) -> Classification {
         match (count.solutions, count.first, count.spent) {
             (_, first, true) if count.solutions < 2 => Classification::Undecided(first),
             (1, Some(s), _) => Classification::Unique(s),
