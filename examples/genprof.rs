@@ -1,16 +1,17 @@
 //! Profiling harness for generation: full grids alone, then whole minimal puzzles.
 use std::time::Instant;
 use sudoku_batch::generate::{full_grid, make, record_rng, Orbits, Pattern, Spec, Target};
-use sudoku_batch::Solver;
+use sudoku_batch::variant::Variant;
+use sudoku_batch::{Engine, Fast};
 fn main() {
     let n: u64 = std::env::args()
         .nth(1)
         .map_or(20000, |s| s.parse().unwrap());
-    let mut solver = Solver::new();
+    let mut solver = Fast::new(Variant::Classic);
     let t = Instant::now();
     let mut x = 0;
     for i in 0..n {
-        x += full_grid(&mut solver, &mut record_rng(1, i)).get(0) as u64;
+        x += full_grid(&mut *solver, &mut record_rng(1, i)).get(0) as u64;
     }
     println!(
         "full grids: {:.0}/s ({x})",
@@ -26,8 +27,14 @@ fn main() {
         let t = Instant::now();
         let restarts: u64 = (0..m)
             .map(|i| {
-                make(&mut solver, &spec, &orbits, &mut record_rng(1, i), u64::MAX)
-                    .map_or(0, |made| u64::from(made.restarts))
+                make(
+                    &mut *solver,
+                    &spec,
+                    &orbits,
+                    &mut record_rng(1, i),
+                    u64::MAX,
+                )
+                .map_or(0, |made| u64::from(made.restarts))
             })
             .sum();
         println!(
@@ -45,12 +52,18 @@ fn main() {
         let t = Instant::now();
         let mut givens = 0;
         for i in 0..n {
-            givens += make(&mut solver, &spec, &orbits, &mut record_rng(1, i), u64::MAX)
-                .map_or(0, |made| made.puzzle.given_count());
+            givens += make(
+                &mut *solver,
+                &spec,
+                &orbits,
+                &mut record_rng(1, i),
+                u64::MAX,
+            )
+            .map_or(0, |made| made.puzzle.given_count());
         }
-        let mut c = Counting::default();
+        let mut c = Counting::new(Variant::Classic);
         for i in 0..2000 {
-            make(&mut c, &spec, &orbits, &mut record_rng(1, i), u64::MAX);
+            make(&mut *c, &spec, &orbits, &mut record_rng(1, i), u64::MAX);
         }
         println!("per puzzle: {:.1} counts ({:.0} ns each), {:.1} exclusions ({:.0} ns each, {:.0}% unsolvable)",
             c.counts as f64 / 2000.0, c.count_ns as f64 / c.counts as f64,
@@ -64,9 +77,8 @@ fn main() {
 }
 
 /// Counts engine calls by kind.
-#[derive(Default)]
 pub struct Counting {
-    inner: Solver,
+    inner: Box<Fast>,
     pub counts: u64,
     pub excl: u64,
     pub excl_unsolvable: u64,
@@ -74,10 +86,25 @@ pub struct Counting {
     pub excl_ns: u128,
 }
 impl sudoku_batch::Engine for Counting {
-    type Boards = sudoku_batch::variant::VariantSolver;
-
-    fn boxed() -> Box<Self> {
-        Box::default()
+    fn new(variant: Variant) -> Box<Self> {
+        Box::new(Counting {
+            inner: Fast::new(variant),
+            counts: 0,
+            excl: 0,
+            excl_unsolvable: 0,
+            count_ns: 0,
+            excl_ns: 0,
+        })
+    }
+    fn count_board(
+        &mut self,
+        board: &sudoku_batch::variant::Board,
+        limit: u64,
+    ) -> Result<
+        Result<sudoku_batch::variant::BoardCount, sudoku_batch::variant::BoardClash>,
+        sudoku_batch::variant::GeometryError,
+    > {
+        self.inner.count_board(board, limit)
     }
     fn solve(&mut self, p: &sudoku_batch::Grid) -> sudoku_batch::Outcome {
         self.inner.solve(p)

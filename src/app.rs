@@ -11,8 +11,8 @@ use crate::cli::{
     OutputArgs, OutputFormatArg, RunArgs, SymmetryArg, VariantArg,
 };
 use crate::corpus;
-use crate::dlx::{BoardDlx, Dlx};
-use crate::engine::Budget;
+use crate::dlx::Dlx;
+use crate::engine::{Budget, Fast};
 use crate::generate::{BoardPlan, Pattern, Spec, Target, MIN_GIVENS};
 use crate::grader::{Level, Levels};
 use crate::input::compressed::{self, Compression};
@@ -22,11 +22,11 @@ use crate::jobs::{Canon, Classify, CrossCheck, Grade, Job, Minimize, Solve};
 use crate::output::{self, Output, OutputError};
 use crate::pipeline::{self, MakeOptions, RunError, RunOptions, Shard};
 use crate::plot::{self, ThreadPoint};
+use crate::puzzle::Shape;
 use crate::report::{write_hgrm, Latency, RunReport, Status, StatusSet};
 use crate::rows::OutputFormat;
 use crate::serve::{serve, ServeError, ServeOptions};
-use crate::solver::Solver;
-use crate::variant::{BoardRules, RulesError, Symbols, Variant, VariantSolver};
+use crate::variant::{BoardRules, RulesError, Symbols, Variant};
 use hdrhistogram::Histogram;
 
 /// Exit status for errors (bad input, options, or output).
@@ -135,7 +135,7 @@ pub fn run(cli: Cli) -> ExitCode {
                 (EngineArg::Dlx, false) => run_job(&Classify::<Dlx>::default(), &args.run, unique),
                 (EngineArg::Fast, true) => run_job(&CrossCheck::new(), &args.run, unique),
                 (EngineArg::Dlx, true) => {
-                    run_job(&CrossCheck::<Dlx, Solver>::default(), &args.run, unique)
+                    run_job(&CrossCheck::<Dlx, Fast>::default(), &args.run, unique)
                 }
             }
         }
@@ -441,7 +441,10 @@ fn run_generate(args: &GenerateArgs) -> Result<ExitCode, AppError> {
     };
     output::check_outputs(&[], &named_outputs(&args.out))?;
     let mut out = Output::open(args.out.output.as_deref())?;
-    let (mut report, histogram) = pipeline::run_generate(&generate, &options, &mut out)?;
+    let (mut report, histogram) = match args.engine {
+        EngineArg::Fast => pipeline::run_generate::<Fast>(&generate, &options, &mut out),
+        EngineArg::Dlx => pipeline::run_generate::<Dlx>(&generate, &options, &mut out),
+    }?;
     report.input = match generate.board_plan() {
         None => format!("generate (seed {})", args.seed),
         Some(plan) => format!(
@@ -489,7 +492,7 @@ fn run_job<J: Job>(job: &J, args: &RunArgs, require_unique: bool) -> Result<Exit
         max_record: args.max_record_bytes,
         cancel: None,
     };
-    if options.boards.all_boards() && !matches!(job.name(), "solve" | "classify" | "grade") {
+    if options.boards.all_boards() && !job.takes().contains(Shape::Board) {
         return Err(AppError::Other(format!(
             "{} takes classic 9x9 puzzles only (no --size, --variant or --symbols)",
             job.name()
@@ -783,45 +786,15 @@ fn run_bench(args: &cli::BenchArgs) -> Result<ExitCode, AppError> {
             loaded.invalid
         )));
     }
-    let effort = match args.engine {
-        EngineArg::Fast if boards => {
-            bench::board_effort::<VariantSolver>(&loaded.boards, rules.variant, mode)
-        }
-        EngineArg::Dlx if boards => {
-            bench::board_effort::<BoardDlx>(&loaded.boards, rules.variant, mode)
-        }
-        EngineArg::Fast => bench::effort::<Solver>(&loaded.puzzles, mode),
-        EngineArg::Dlx => bench::effort::<Dlx>(&loaded.puzzles, mode),
-    };
+    let rounds = (args.warmup, args.rounds);
+    let (effort, timed) = match args.engine {
+        EngineArg::Fast => bench::run::<Fast>(&loaded, rules.variant, mode, &threads, rounds),
+        EngineArg::Dlx => bench::run::<Dlx>(&loaded, rules.variant, mode, &threads, rounds),
+    }
+    .map_err(|(t, e)| AppError::Other(format!("cannot start {t} threads: {e}")))?;
     let mut results: Vec<ThreadResult> = Vec::new();
     let mut histograms: Vec<Histogram<u64>> = Vec::new();
-    for &t in &threads {
-        let measured = match args.engine {
-            EngineArg::Fast if boards => bench::measure_boards::<VariantSolver>(
-                &loaded.boards,
-                rules.variant,
-                mode,
-                t,
-                args.warmup,
-                args.rounds,
-            ),
-            EngineArg::Dlx if boards => bench::measure_boards::<BoardDlx>(
-                &loaded.boards,
-                rules.variant,
-                mode,
-                t,
-                args.warmup,
-                args.rounds,
-            ),
-            EngineArg::Fast => {
-                bench::measure::<Solver>(&loaded.puzzles, mode, t, args.warmup, args.rounds)
-            }
-            EngineArg::Dlx => {
-                bench::measure::<Dlx>(&loaded.puzzles, mode, t, args.warmup, args.rounds)
-            }
-        };
-        let (rates, histogram) =
-            measured.map_err(|e| AppError::Other(format!("cannot start {t} threads: {e}")))?;
+    for (t, rates, histogram) in timed {
         let rate = bench::summarise(&rates);
         let base = results
             .first()
@@ -1162,43 +1135,13 @@ mod tests {
         assert_eq!(per_thread_path(Path::new("lat"), 4), Path::new("lat.t4"));
     }
 
-    /// The band solver, except that it calls every puzzle whose first cell is given
+    /// The fast engines, except that they call every puzzle whose first cell is given
     /// `multiple`: a planted engine bug for `--cross-check` to find.
-    struct Faulty(Solver);
-
-    /// The variant engine with the same planted bug.
-    struct FaultyBoards(VariantSolver);
-
-    impl crate::engine::BoardEngine for FaultyBoards {
-        fn new(variant: Variant) -> Self {
-            FaultyBoards(VariantSolver::new(variant))
-        }
-        fn count(
-            &mut self,
-            board: &crate::variant::Board,
-            limit: u64,
-        ) -> Result<
-            Result<crate::variant::BoardCount, crate::variant::BoardClash>,
-            crate::variant::GeometryError,
-        > {
-            let mut counted = self.0.count(board, limit);
-            if let Ok(Ok(count)) = &mut counted {
-                if board.get(0) != 0 && count.solutions == 1 && limit > 1 {
-                    count.solutions = 2;
-                }
-            }
-            counted
-        }
-        fn set_budget(&mut self, budget: Budget) {
-            self.0.set_budget(budget);
-        }
-    }
+    struct Faulty(Box<Fast>);
 
     impl crate::engine::Engine for Faulty {
-        type Boards = FaultyBoards;
-
-        fn boxed() -> Box<Self> {
-            Box::new(Faulty(Solver::new()))
+        fn new(variant: Variant) -> Box<Self> {
+            Box::new(Faulty(Fast::new(variant)))
         }
         fn solve(&mut self, p: &crate::Grid) -> crate::Outcome {
             self.0.solve(p)
@@ -1216,6 +1159,22 @@ mod tests {
                 }
                 other => other,
             }
+        }
+        fn count_board(
+            &mut self,
+            board: &crate::variant::Board,
+            limit: u64,
+        ) -> Result<
+            Result<crate::variant::BoardCount, crate::variant::BoardClash>,
+            crate::variant::GeometryError,
+        > {
+            let mut counted = self.0.count_board(board, limit);
+            if let Ok(Ok(count)) = &mut counted {
+                if board.get(0) != 0 && count.solutions == 1 && limit > 1 {
+                    count.solutions = 2;
+                }
+            }
+            counted
         }
         fn stats(&self) -> crate::SearchStats {
             self.0.stats()
@@ -1263,7 +1222,7 @@ mod tests {
             panic!("not classify")
         };
         let read = |path: &Path| std::fs::read_to_string(path).unwrap();
-        let code = run_job(&CrossCheck::<Solver, Faulty>::default(), &args.run, false).unwrap();
+        let code = run_job(&CrossCheck::<Fast, Faulty>::default(), &args.run, false).unwrap();
         let faulty = (
             code,
             serde_json::from_str(&read(&report)).unwrap(),

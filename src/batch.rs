@@ -27,8 +27,10 @@ use crate::grid::Grid;
 use crate::input::RecordError;
 use crate::jobs::Job;
 use crate::pipeline::Worker;
+use crate::puzzle::Solution;
 use crate::report::Status;
-use crate::rows::{Reason, Row, RowWriter};
+use crate::rows::{Cells, Reason, Row, RowWriter};
+use crate::variant::Variant;
 
 /// Puzzles handed to a worker at a time.
 const BATCH: usize = 256;
@@ -73,7 +75,7 @@ where
 /// server keeps one set per job for its whole life).
 pub fn workers<J: Job>(job: &J, count: usize) -> Vec<Mutex<Worker<J>>> {
     (0..count.max(1))
-        .map(|_| Mutex::new(Worker::new(job, Budget::DEFAULT)))
+        .map(|_| Mutex::new(Worker::new(job, Variant::Classic, Budget::DEFAULT)))
         .collect()
 }
 
@@ -124,7 +126,7 @@ where
                 let (answer, reason) = worker.answer(job, &parse_record(text.as_ref()));
                 *result = RecordResult {
                     status: answer.status,
-                    solution: answer.solution,
+                    solution: answer.solution.as_ref().and_then(Solution::grid).copied(),
                     reason,
                     extra: answer.extra,
                 };
@@ -151,11 +153,12 @@ pub fn write_rows<E, P>(
         rows.row(
             &Row {
                 line: first_line + i as u64,
-                puzzle: parsed.as_ref().map_err(|_| text.as_ref().trim_ascii()),
-                board: None,
-                puzzle_text: None,
+                puzzle: match &parsed {
+                    Ok(grid) => Cells::Grid(grid),
+                    Err(_) => Cells::Raw(text.as_ref().trim_ascii()),
+                },
                 status: result.status,
-                solution: result.solution.as_ref(),
+                solution: result.solution.as_ref().map(Cells::Grid),
                 reason: result.reason,
                 mismatch: false,
                 extra: &result.extra,

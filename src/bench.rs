@@ -10,13 +10,13 @@ use hdrhistogram::Histogram;
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::engine::BoardEngine;
 use crate::engine::Engine;
 use crate::grid::Grid;
 use crate::input::{for_each_record_of, Layout};
+use crate::puzzle::Puzzle;
 use crate::report::{new_histogram, Latency};
 use crate::solver::Outcome;
-use crate::variant::{Board, BoardCount, BoardRules, Geometry, Variant};
+use crate::variant::{Board, BoardRules, Geometry, Variant};
 
 /// Most puzzles handed to a worker at a time during a timed pass; small inputs use
 /// smaller batches so every thread gets dozens of them (load balance).
@@ -140,49 +140,17 @@ pub struct BenchReport {
     pub results: Vec<ThreadResult>,
 }
 
-/// Measures search effort with one engine, untimed.
-pub fn effort<E: Engine>(puzzles: &[Grid], mode: BenchMode) -> Effort {
-    let mut solver = E::boxed();
-    effort_of(puzzles.iter().map(|p| {
-        run_one(&mut *solver, p, mode);
-        solver.stats().guesses as u64
-    }))
-}
-
-#[inline]
-fn run_one<E: Engine>(solver: &mut E, puzzle: &Grid, mode: BenchMode) -> bool {
-    match mode {
-        BenchMode::Solve => matches!(solver.solve(puzzle), Outcome::Solved(_)),
-        BenchMode::Count => solver.count(puzzle, 2).solutions == 1,
-    }
-}
-
-/// Runs `warmup` untimed and `rounds` timed passes with `threads` workers, each with
-/// its own engine.
-///
-/// Returns the per-round rates and the merged latency histogram of the timed rounds.
-pub fn measure<E: Engine>(
-    puzzles: &[Grid],
-    mode: BenchMode,
-    threads: usize,
-    warmup: u32,
-    rounds: u32,
-) -> Result<(Vec<f64>, Histogram<u64>), rayon::ThreadPoolBuildError> {
-    measure_with(
-        puzzles,
-        (threads, warmup, rounds),
-        E::boxed,
-        |solver: &mut Box<E>, p: &Grid| run_one(&mut **solver, p, mode),
-    )
-}
-
-/// Search effort of board engine `E` on `boards`, untimed.
-pub fn board_effort<E: BoardEngine>(boards: &[Board], variant: Variant, mode: BenchMode) -> Effort {
+/// Search effort of engine `E` (reading boards by the rules of `variant`) on
+/// `puzzles`, grids or boards, untimed.
+pub fn effort<E: Engine, P>(puzzles: &[P], variant: Variant, mode: BenchMode) -> Effort
+where
+    for<'a> &'a P: Into<Puzzle<'a>>,
+{
     let mut engine = E::new(variant);
     effort_of(
-        boards
+        puzzles
             .iter()
-            .map(|b| run_board(&mut engine, b, mode).map_or(0, |c| c.guesses)),
+            .map(|p| run_one(&mut *engine, p.into(), mode).1),
     )
 }
 
@@ -201,30 +169,100 @@ fn effort_of(guesses: impl Iterator<Item = u64>) -> Effort {
     }
 }
 
+/// One puzzle's search: whether it found what `mode` looks for, and the branches it
+/// took.
 #[inline]
-fn run_board<E: BoardEngine>(engine: &mut E, board: &Board, mode: BenchMode) -> Option<BoardCount> {
+fn run_one<E: Engine>(engine: &mut E, puzzle: Puzzle<'_>, mode: BenchMode) -> (bool, u64) {
     let limit = match mode {
         BenchMode::Solve => 1,
         BenchMode::Count => 2,
     };
-    engine.count(board, limit).ok()?.ok()
+    match (puzzle, mode) {
+        (Puzzle::Grid(grid), BenchMode::Solve) => {
+            let solved = matches!(engine.solve(grid), Outcome::Solved(_));
+            (solved, u64::from(engine.stats().guesses))
+        }
+        (Puzzle::Grid(grid), BenchMode::Count) => {
+            let unique = engine.count(grid, 2).solutions == 1;
+            (unique, u64::from(engine.stats().guesses))
+        }
+        (Puzzle::Marks(marks), _) => {
+            let found = engine.solve_marks(marks).is_some();
+            (found, u64::from(engine.stats().guesses))
+        }
+        (Puzzle::Board(board), _) => match engine.count_board(board, limit) {
+            Ok(Ok(count)) => (true, count.guesses),
+            _ => (false, 0),
+        },
+    }
 }
 
-/// [`measure`] for variant boards on board engine `E`.
-pub fn measure_boards<E: BoardEngine>(
-    boards: &[Board],
+/// Runs `warmup` untimed and `rounds` timed passes over `puzzles` (grids or boards)
+/// with `threads` workers, each with its own engine `E` (reading boards by the rules
+/// of `variant`).
+///
+/// Returns the per-round rates and the merged latency histogram of the timed rounds.
+pub fn measure<E: Engine, P>(
+    puzzles: &[P],
     variant: Variant,
     mode: BenchMode,
-    threads: usize,
-    warmup: u32,
-    rounds: u32,
-) -> Result<(Vec<f64>, Histogram<u64>), rayon::ThreadPoolBuildError> {
+    (threads, warmup, rounds): (usize, u32, u32),
+) -> Result<(Vec<f64>, Histogram<u64>), rayon::ThreadPoolBuildError>
+where
+    P: Sync,
+    for<'a> &'a P: Into<Puzzle<'a>>,
+{
     measure_with(
-        boards,
+        puzzles,
         (threads, warmup, rounds),
         || E::new(variant),
-        |engine: &mut E, b: &Board| run_board(engine, b, mode).is_some(),
+        |engine: &mut Box<E>, p: &P| run_one(&mut **engine, p.into(), mode).0,
     )
+}
+
+/// One thread count's timed rounds: the count, each round's puzzles/s, and the merged
+/// latency histogram.
+pub type Timed = (usize, Vec<f64>, Histogram<u64>);
+
+/// Why a thread count could not be timed: the count, and the pool's error.
+pub type NoPool = (usize, rayon::ThreadPoolBuildError);
+
+/// Everything `bench` measures of `loaded` (its grids, or its boards when it holds
+/// any) on engine `E`: the search effort, then each of `threads` timed.
+pub fn run<E: Engine>(
+    loaded: &Loaded,
+    variant: Variant,
+    mode: BenchMode,
+    threads: &[usize],
+    (warmup, rounds): (u32, u32),
+) -> Result<(Effort, Vec<Timed>), NoPool> {
+    fn each<E: Engine, P: Sync>(
+        puzzles: &[P],
+        variant: Variant,
+        mode: BenchMode,
+        threads: &[usize],
+        (warmup, rounds): (u32, u32),
+    ) -> Result<(Effort, Vec<Timed>), NoPool>
+    where
+        for<'a> &'a P: Into<Puzzle<'a>>,
+    {
+        let effort = effort::<E, P>(puzzles, variant, mode);
+        let timed = threads
+            .iter()
+            .map(|&t| {
+                let (rates, histogram) =
+                    measure::<E, P>(puzzles, variant, mode, (t, warmup, rounds))
+                        .map_err(|e| (t, e))?;
+                Ok((t, rates, histogram))
+            })
+            .collect::<Result<_, _>>()?;
+        Ok((effort, timed))
+    }
+    if loaded.boards.is_empty() {
+        each::<E, Grid>(&loaded.puzzles, variant, mode, threads, (warmup, rounds))
+    } else {
+        each::<E, Board>(&loaded.boards, variant, mode, threads, (warmup, rounds))
+    }
 }
 
 /// The timing loop for any puzzle type and per-thread engine.

@@ -431,6 +431,10 @@ pub struct GenerateArgs {
     /// Geometry and rules of the boards to make (default: classic 9x9).
     #[command(flatten)]
     pub boards: BoardArgs,
+    /// Engine that completes, digs and checks the puzzles (the same seed makes other
+    /// puzzles on each engine: each follows its own search order).
+    #[arg(long, value_enum, default_value_t = EngineArg::Fast)]
+    pub engine: EngineArg,
     /// Output selection.
     #[command(flatten)]
     pub out: OutputArgs,

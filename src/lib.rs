@@ -3,6 +3,7 @@
 //! The library behind the `sudoku-batch` command, one pipeline with thin ends:
 //!
 //! - values: [`grid`] (the 81-cell value type), [`marks`] (pencil-mark puzzles),
+//!   [`puzzle`] (a puzzle of any shape and its answer: what goes through every layer),
 //!   [`validate`] (clashes of a full or partial grid), [`report`] (counts, percentiles,
 //!   exporters);
 //! - engines: [`engine`] (the interface), [`solver`] (the classic band-bitboard engine),
@@ -58,6 +59,7 @@ pub mod merge;
 pub mod output;
 pub mod pipeline;
 pub mod plot;
+pub mod puzzle;
 pub mod report;
 pub mod rows;
 pub mod serve;
@@ -67,6 +69,7 @@ pub mod split;
 pub mod validate;
 pub mod variant;
 
-pub use engine::{BoardEngine, Engine};
+pub use engine::{Engine, Fast};
 pub use grid::{Clash, Grid, ParseError, ParseErrorKind, Unit};
+pub use puzzle::{Answer, Puzzle, Shape, Shapes, Solution};
 pub use solver::{Classification, Count, Outcome, SearchStats, Solver};

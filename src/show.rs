@@ -89,7 +89,11 @@ pub fn show(
         return Err(ShowError::NoRecord { line, range });
     }
     let job = Grade::new();
-    let mut worker = Worker::new(&job, crate::engine::Budget::DEFAULT);
+    let mut worker = Worker::new(
+        &job,
+        crate::variant::Variant::Classic,
+        crate::engine::Budget::DEFAULT,
+    );
     let mut text = String::new();
     for p in &picked {
         let (answer, reason) = worker.answer(&job, &p.puzzle);
@@ -111,7 +115,15 @@ pub fn show(
         }
         text.push('\n');
         match &p.puzzle {
-            Ok(puzzle) => draw(&mut text, puzzle, answer.solution.as_ref(), style),
+            Ok(puzzle) => draw(
+                &mut text,
+                puzzle,
+                answer
+                    .solution
+                    .as_ref()
+                    .and_then(crate::puzzle::Solution::grid),
+                style,
+            ),
             Err(_) => {
                 let _ = writeln!(text, "  {}", p.raw);
             }

@@ -5,10 +5,10 @@ mod common;
 
 use std::process::Command;
 
-use sudoku_batch::dlx::{BoardDlx, Dlx};
-use sudoku_batch::engine::{BoardEngine, Budget, Engine};
-use sudoku_batch::variant::{Board, Variant, VariantSolver};
-use sudoku_batch::{Classification, Grid, Outcome, Solver};
+use sudoku_batch::dlx::Dlx;
+use sudoku_batch::engine::{Budget, Engine, Fast};
+use sudoku_batch::variant::{Board, Variant};
+use sudoku_batch::{Classification, Grid, Outcome};
 
 /// A top95 puzzle whose first solution takes `engine` more than one branch.
 fn hard_grid<E: Engine>(engine: &mut E) -> Grid {
@@ -23,7 +23,7 @@ fn hard_grid<E: Engine>(engine: &mut E) -> Grid {
 }
 
 fn check_engine<E: Engine>() {
-    let mut engine = E::boxed();
+    let mut engine = E::new(Variant::Classic);
     let puzzle = hard_grid(&mut *engine);
     engine.set_budget(Budget::guesses(1));
     assert_eq!(engine.solve(&puzzle), Outcome::Undecided);
@@ -47,27 +47,27 @@ fn check_engine<E: Engine>() {
 
 #[test]
 fn grid_engines_give_up_at_their_budget() {
-    check_engine::<Solver>();
+    check_engine::<Fast>();
     check_engine::<Dlx>();
 }
 
-fn check_board_engine<B: BoardEngine>() {
+fn check_board_engine<E: Engine>() {
     let board = Board::parse(common::hard_boards()[0].as_bytes(), None, None).unwrap();
-    let mut engine = B::new(Variant::Classic);
+    let mut engine = E::new(Variant::Classic);
     engine.set_budget(Budget::guesses(500));
-    let count = engine.count(&board, 2).unwrap().unwrap();
+    let count = engine.count_board(&board, 2).unwrap().unwrap();
     assert!(count.spent && count.solutions < 2, "{count:?}");
     // The bundled board itself is unique within the budget.
     let text = std::fs::read_to_string(common::data("variants/solo-25x25.txt")).unwrap();
     let whole = Board::parse(text.lines().next().unwrap().as_bytes(), None, None).unwrap();
-    let count = engine.count(&whole, 2).unwrap().unwrap();
+    let count = engine.count_board(&whole, 2).unwrap().unwrap();
     assert_eq!((count.solutions, count.spent), (1, false));
 }
 
 #[test]
 fn board_engines_give_up_at_their_budget() {
-    check_board_engine::<VariantSolver>();
-    check_board_engine::<BoardDlx>();
+    check_board_engine::<Fast>();
+    check_board_engine::<Dlx>();
 }
 
 fn sudoku_batch(args: &[&str]) -> std::process::Output {

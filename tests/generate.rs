@@ -265,6 +265,64 @@ fn interrupted_generation_leaves_no_file() {
 /// Variant boards: every size and rule set, unique by the independent reference counter
 /// (up to 16x16; 25x25 by the engine's classifier), the solution valid and keeping the
 /// givens, the same whatever the thread count, `--givens` reached.
+/// `--engine dlx` makes puzzles through the same interface: unique (by the band
+/// solver and the reference counter), minimal, the same on every thread count, and
+/// boards as well as grids.
+#[test]
+fn dancing_links_make_unique_minimal_puzzles_too() {
+    let run = |threads: &str| {
+        generate(&[
+            "--count",
+            "60",
+            "--seed",
+            "11",
+            "--engine",
+            "dlx",
+            "--threads",
+            threads,
+        ])
+    };
+    let out = run("2");
+    assert_eq!(out, run("1"), "thread count changed the output");
+    assert_ne!(
+        out,
+        generate(&["--count", "60", "--seed", "11"]),
+        "each engine follows its own search order"
+    );
+    let rows = made(&out);
+    check_rows(&rows, 60);
+    let mut solver = Solver::new();
+    for m in &rows {
+        assert_eq!(common::reference_count(&m.puzzle, 2), 1, "line {}", m.line);
+        for cell in (0..81).filter(|&c| m.puzzle.get(c) != 0) {
+            let mut fewer = m.puzzle;
+            fewer.set(cell, 0);
+            assert_eq!(solver.count(&fewer, 2).solutions, 2, "line {}", m.line);
+        }
+    }
+    let boards = generate(&[
+        "--count",
+        "20",
+        "--size",
+        "4",
+        "--variant",
+        "diagonal",
+        "--engine",
+        "dlx",
+    ]);
+    let units = common::reference_units(4, true, false);
+    let mut reader = csv::Reader::from_reader(&boards[..]);
+    let mut n = 0;
+    for record in reader.records() {
+        let r = record.unwrap();
+        let puzzle = common::board_values(&r[1]);
+        assert_eq!(&r[3], "unique");
+        assert_eq!(common::reference_count_board(&puzzle, 4, &units, 2), 1);
+        n += 1;
+    }
+    assert_eq!(n, 20);
+}
+
 #[test]
 fn variant_boards_are_unique_and_valid() {
     use common::{board_values, reference_count_board, reference_units};

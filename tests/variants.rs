@@ -8,7 +8,6 @@ use std::process::Command;
 use common::{board_values as values, reference_count_board, reference_units};
 use sudoku_batch::dlx::BoardDlx;
 use sudoku_batch::variant::{Board, Variant, VariantSolver};
-use sudoku_batch::BoardEngine;
 
 /// (file, side, rules) of the bundled variant sets.
 const SETS: &[(&str, usize, &str)] = &[

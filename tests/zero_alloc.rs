@@ -8,7 +8,7 @@ use std::cell::Cell;
 
 use std::sync::atomic::AtomicBool;
 
-use sudoku_batch::engine::Budget;
+use sudoku_batch::engine::{Budget, Engine, Fast};
 use sudoku_batch::input::{detect_layout, ColumnChoice};
 use sudoku_batch::jobs::{Canon, Classify, Grade, Job, Minimize, Solve};
 use sudoku_batch::pipeline::{process_chunk, BoardSetup, Setup, Tally, Worker};
@@ -223,7 +223,7 @@ fn chunk_costs_on<J: Job>(
             .0;
         &data[..end + 1]
     };
-    let mut worker = Worker::new(job, budget);
+    let mut worker = Worker::new(job, boards.variant(), budget);
     let mut out = Vec::new();
     let mut costs = Vec::new();
     for chunk in [cut(5000), cut(100), cut(5000)] {
@@ -246,11 +246,13 @@ fn generating_allocates_nothing_per_puzzle() {
     use sudoku_batch::generate::{Pattern, Spec, Target};
     use sudoku_batch::grader::{Level, Levels};
     use sudoku_batch::jobs::Generate;
-    use sudoku_batch::report::Status;
-    use sudoku_batch::rows::Row;
+    use sudoku_batch::pipeline::made_row;
+    use sudoku_batch::variant::{Symbols, Variant, MAX_CELLS};
 
     let rows = RowWriter::new(OutputFormat::Csv, None);
-    let mut solver = Box::new(Solver::new());
+    let mut solver = Fast::new(Variant::Classic);
+    let symbols = Symbols::default_for(9);
+    let mut texts = Box::new(([0; MAX_CELLS], [0; MAX_CELLS]));
     for (pattern, target, level) in [
         (Pattern::None, Target::Minimal, None),
         (Pattern::Rot180, Target::Givens(28), None),
@@ -265,19 +267,11 @@ fn generating_allocates_nothing_per_puzzle() {
         let mut made = 0;
         let n = allocations(|| {
             for index in 0..150 {
-                let (puzzle, extra) = generate.record(&mut *solver, index).unwrap();
-                let row = Row {
-                    board: None,
-                    line: index + 1,
-                    puzzle: Ok(&puzzle.puzzle),
-                    puzzle_text: None,
-                    status: Status::Unique,
-                    solution: Some(&puzzle.solution),
-                    reason: None,
-                    mismatch: false,
-                    extra: &extra,
-                };
-                rows.row(&row, &mut out);
+                let (record, extra) = generate.record(&mut *solver, index).unwrap();
+                rows.row(
+                    &made_row(index, &record, &extra, &symbols, &mut texts),
+                    &mut out,
+                );
                 made += 1;
             }
         });
@@ -292,8 +286,8 @@ fn generating_allocates_nothing_per_puzzle() {
 fn generating_boards_allocates_nothing_per_board() {
     use sudoku_batch::generate::{BoardPlan, Pattern, Target};
     use sudoku_batch::jobs::Generate;
-    use sudoku_batch::pipeline::made_board_row;
-    use sudoku_batch::variant::{Symbols, Variant, VariantSolver, MAX_CELLS};
+    use sudoku_batch::pipeline::made_row;
+    use sudoku_batch::variant::{Symbols, Variant, MAX_CELLS};
 
     let rows = RowWriter::new(OutputFormat::Csv, None);
     for (side, variant, count) in [
@@ -303,16 +297,16 @@ fn generating_boards_allocates_nothing_per_board() {
     ] {
         let plan = BoardPlan::new(side, variant, Pattern::Rot180, Target::Minimal).unwrap();
         let generate = Generate::boards(plan, 3);
-        let mut engine = VariantSolver::new(variant);
+        let mut engine = Fast::new(variant);
         let symbols = Symbols::default_for(side);
-        generate.record_board(&mut engine, 0).unwrap();
+        generate.record(&mut *engine, 0).unwrap();
         let mut out = Vec::with_capacity(1 << 20);
+        let mut texts = Box::new(([0; MAX_CELLS], [0; MAX_CELLS]));
         let n = allocations(|| {
             for index in 1..=count {
-                let (made, extra) = generate.record_board(&mut engine, index).unwrap();
-                let mut texts = ([0; MAX_CELLS], [0; MAX_CELLS]);
+                let (made, extra) = generate.record(&mut *engine, index).unwrap();
                 rows.row(
-                    &made_board_row(index, &made, &extra, &symbols, &mut texts),
+                    &made_row(index, &made, &extra, &symbols, &mut texts),
                     &mut out,
                 );
             }
@@ -343,7 +337,7 @@ fn pencil_mark_records_allocate_nothing() {
         boards: &boards,
         cancel: None,
     };
-    let mut worker = Worker::new(&job, Budget::DEFAULT);
+    let mut worker = Worker::new(&job, boards.variant(), Budget::DEFAULT);
     let mut out = Vec::new();
     process_chunk(
         setup,

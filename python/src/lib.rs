@@ -15,16 +15,15 @@ use pyo3::types::{PyBytes, PyList};
 use rayon::prelude::*;
 use sudoku_batch::batch::{run_puzzles, RecordResult};
 use sudoku_batch::classes::{first_of_each_class, KeyBy};
-use sudoku_batch::engine::Engine;
+use sudoku_batch::engine::{Engine, Fast};
 use sudoku_batch::generate::{Pattern, Spec, Target, MIN_GIVENS};
 use sudoku_batch::grader::Levels;
 use sudoku_batch::input::{open_file, ColumnChoice};
-use sudoku_batch::jobs::{Canon, Classify, Generate, Grade, Job, Solve};
+use sudoku_batch::jobs::{Canon, Classify, Generate, Grade, Job, MadeRecord, Solve};
 use sudoku_batch::output::Output;
 use sudoku_batch::pipeline::{run_file, RunOptions};
 use sudoku_batch::report::Status;
-use sudoku_batch::solver::Solver;
-use sudoku_batch::variant::BoardRules;
+use sudoku_batch::variant::{BoardRules, Variant};
 
 /// Records run between two checks for Ctrl-C.
 const SLICE: usize = 1 << 16;
@@ -366,7 +365,10 @@ fn generate(
             pool.install(|| {
                 (start..end)
                     .into_par_iter()
-                    .map_init(Solver::boxed, |solver, i| maker.record(&mut **solver, i))
+                    .map_init(
+                        || Fast::new(Variant::Classic),
+                        |engine, i| maker.record(&mut **engine, i),
+                    )
                     .collect::<Result<Vec<_>, _>>()
             })
         });
@@ -378,7 +380,10 @@ fn generate(
     }
     let (mut puzzles, mut solutions) = (Vec::new(), Vec::new());
     let (mut given_counts, mut levels, mut ratings) = (Vec::new(), Vec::new(), Vec::new());
-    for (m, extra) in &made {
+    for (record, extra) in &made {
+        let MadeRecord::Grid(m) = record else {
+            unreachable!("a classic 9x9 run makes grids")
+        };
         let mut line = [0u8; 81];
         m.puzzle.write_line(&mut line);
         puzzles.extend_from_slice(&line);

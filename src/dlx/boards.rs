@@ -2,7 +2,7 @@
 //! first board of that size arrives and kept.
 
 use super::links::{Covers, Links};
-use crate::engine::{BoardEngine, Budget};
+use crate::engine::Budget;
 use crate::variant::{
     Board, BoardClash, BoardCount, Geometry, GeometryError, PerSize, UnitKind, Variant,
 };
@@ -73,15 +73,19 @@ pub struct BoardDlx {
     budget: Budget,
 }
 
-impl BoardEngine for BoardDlx {
-    fn new(variant: Variant) -> BoardDlx {
+impl BoardDlx {
+    /// An engine for boards of `variant`; each size's matrix is made when its first
+    /// board arrives.
+    pub fn new(variant: Variant) -> BoardDlx {
         BoardDlx {
             shapes: PerSize::new(variant),
             budget: Budget::DEFAULT,
         }
     }
 
-    fn count(
+    /// Solutions of `board` counted up to `limit`, or the clash that leaves it none;
+    /// `Err` when the variant does not exist at the board's size.
+    pub fn count(
         &mut self,
         board: &Board,
         limit: u64,
@@ -91,7 +95,8 @@ impl BoardEngine for BoardDlx {
         Ok(shape.count(board, limit))
     }
 
-    fn set_budget(&mut self, budget: Budget) {
+    /// Sets how many branches each later count may try.
+    pub fn set_budget(&mut self, budget: Budget) {
         self.budget = budget;
     }
 }

@@ -1,4 +1,5 @@
-//! Dancing links for classic 9x9 [`Grid`]s: the [`Engine`] that checks the band solver.
+//! Dancing links for classic 9x9 [`Grid`]s, the half of [`super::Dlx`] that checks the
+//! band solver.
 //!
 //! ```text
 //! rows    729  (cell, digit) placements, row = cell * 9 + digit - 1
@@ -7,25 +8,31 @@
 //! ```
 
 use super::links::{Covers, Links};
-use crate::engine::{Budget, Engine};
+use crate::engine::Budget;
 use crate::grid::{Grid, CELLS};
 use crate::solver::{Classification, Count, Outcome, SearchStats};
 use crate::variant::{Geometry, Variant};
 
 /// The dancing-links engine for classic 9x9 grids.
-pub struct Dlx {
+pub struct ClassicDlx {
     links: Links,
     stats: SearchStats,
 }
 
-impl Dlx {
+impl Default for ClassicDlx {
+    fn default() -> Self {
+        ClassicDlx::new()
+    }
+}
+
+impl ClassicDlx {
     /// The exact-cover structure of the empty grid.
-    pub fn new() -> Box<Dlx> {
+    pub fn new() -> ClassicDlx {
         let geometry = Geometry::new(9, Variant::Classic).expect("9x9 classic exists");
-        Box::new(Dlx {
+        ClassicDlx {
             links: super::sudoku_links(&geometry),
             stats: SearchStats::default(),
-        })
+        }
     }
 
     /// Counts solutions up to `limit` (none when the givens clash), without placement
@@ -63,43 +70,43 @@ impl Dlx {
     }
 }
 
-impl Engine for Dlx {
-    type Boards = super::BoardDlx;
-
-    fn boxed() -> Box<Self> {
-        Dlx::new()
-    }
-
-    fn solve(&mut self, puzzle: &Grid) -> Outcome {
+impl ClassicDlx {
+    /// The first solution, or why there is none.
+    pub fn solve(&mut self, puzzle: &Grid) -> Outcome {
         if let Some(clash) = puzzle.find_clash() {
             return Outcome::Invalid(clash);
         }
         Outcome::of(self.search(puzzle, 1, None))
     }
 
-    fn solve_excluding(&mut self, puzzle: &Grid, cell: usize, digit: u8) -> Outcome {
+    /// The first solution without `digit` in `cell`.
+    pub fn solve_excluding(&mut self, puzzle: &Grid, cell: usize, digit: u8) -> Outcome {
         if let Some(clash) = puzzle.find_clash() {
             return Outcome::Invalid(clash);
         }
         Outcome::of(self.search(puzzle, 1, Some((cell, digit))))
     }
 
-    fn count(&mut self, puzzle: &Grid, limit: u64) -> Count {
+    /// Solutions counted up to `limit`; clashing givens count as none.
+    pub fn count(&mut self, puzzle: &Grid, limit: u64) -> Count {
         self.search(puzzle, limit.max(1), None)
     }
 
-    fn classify(&mut self, puzzle: &Grid) -> Classification {
+    /// Solutions counted up to two, named as a class.
+    pub fn classify(&mut self, puzzle: &Grid) -> Classification {
         if let Some(clash) = puzzle.find_clash() {
             return Classification::Invalid(clash);
         }
         Classification::of(self.search(puzzle, 2, None))
     }
 
-    fn stats(&self) -> SearchStats {
+    /// Search effort of the last call.
+    pub fn stats(&self) -> SearchStats {
         self.stats
     }
 
-    fn set_budget(&mut self, budget: Budget) {
+    /// Sets how many branches each later call may try.
+    pub fn set_budget(&mut self, budget: Budget) {
         self.links.set_budget(budget);
     }
 }
@@ -110,7 +117,7 @@ mod tests {
 
     #[test]
     fn counts_and_restores() {
-        let mut dlx = Dlx::new();
+        let mut dlx = ClassicDlx::new();
         let p = Grid::parse(
             b"4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........",
         )

@@ -9,9 +9,10 @@
 //!                           columns, boxes, then the variant's diagonals or windows
 //! ```
 //!
-//! `links` holds the matrix and the search for any such shape; [`Dlx`] reads classic
-//! 9x9 [`crate::Grid`]s, [`BoardDlx`] every variant board (4x4 to 25x25, classic,
-//! diagonal, windoku). The links are built once per engine and size; a search covers the
+//! `links` holds the matrix and the search for any such shape; [`ClassicDlx`] reads
+//! classic 9x9 [`crate::Grid`]s, [`BoardDlx`] every variant board (4x4 to 25x25,
+//! classic, diagonal, windoku), and [`Dlx`], the engine, routes each puzzle to one of
+//! them. The links are built once per engine and size; a search covers the
 //! givens' rows, searches (always the column with fewest rows left), and uncovers
 //! everything in reverse order, so the links are back as built for the next puzzle with
 //! no allocation.
@@ -21,10 +22,62 @@ mod classic;
 mod links;
 
 pub use boards::BoardDlx;
-pub use classic::Dlx;
+pub use classic::ClassicDlx;
 
-use crate::variant::Geometry;
+use crate::engine::{Budget, Engine};
+use crate::grid::Grid;
+use crate::solver::{Classification, Count, Outcome, SearchStats};
+use crate::variant::{Board, BoardClash, BoardCount, Geometry, GeometryError, Variant};
 use links::Links;
+
+/// The dancing-links engine (`--engine dlx`): every shape through one exact-cover
+/// search. It does not read pencil marks.
+pub struct Dlx {
+    grids: ClassicDlx,
+    boards: BoardDlx,
+}
+
+impl Engine for Dlx {
+    fn new(variant: Variant) -> Box<Dlx> {
+        Box::new(Dlx {
+            grids: ClassicDlx::new(),
+            boards: BoardDlx::new(variant),
+        })
+    }
+
+    fn solve(&mut self, puzzle: &Grid) -> Outcome {
+        self.grids.solve(puzzle)
+    }
+
+    fn solve_excluding(&mut self, puzzle: &Grid, cell: usize, digit: u8) -> Outcome {
+        self.grids.solve_excluding(puzzle, cell, digit)
+    }
+
+    fn count(&mut self, puzzle: &Grid, limit: u64) -> Count {
+        self.grids.count(puzzle, limit)
+    }
+
+    fn classify(&mut self, puzzle: &Grid) -> Classification {
+        self.grids.classify(puzzle)
+    }
+
+    fn count_board(
+        &mut self,
+        board: &Board,
+        limit: u64,
+    ) -> Result<Result<BoardCount, BoardClash>, GeometryError> {
+        self.boards.count(board, limit)
+    }
+
+    fn stats(&self) -> SearchStats {
+        self.grids.stats()
+    }
+
+    fn set_budget(&mut self, budget: Budget) {
+        self.grids.set_budget(budget);
+        self.boards.set_budget(budget);
+    }
+}
 
 /// The exact-cover matrix of `geometry`'s empty grid.
 fn sudoku_links(geometry: &Geometry) -> Links {

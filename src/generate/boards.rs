@@ -19,7 +19,8 @@
 
 use super::{Pattern, Target};
 use crate::corpus::Rng;
-use crate::variant::{Board, Geometry, GeometryError, Variant, VariantSolver, MAX_CELLS};
+use crate::engine::{Budget, Engine};
+use crate::variant::{Board, BoardCount, Geometry, GeometryError, Variant, MAX_CELLS};
 
 /// Most units a cell belongs to (row, column, box, and two diagonals or one window).
 const UNITS_PER_CELL: usize = 5;
@@ -131,7 +132,7 @@ impl BoardPlan {
     }
 
     /// A random full board.
-    pub fn full_board(&self, engine: &mut VariantSolver, rng: &mut Rng) -> Board {
+    pub fn full_board<E: Engine>(&self, engine: &mut E, rng: &mut Rng) -> Board {
         let cells = self.cells();
         let full = (1u32 << self.side) - 1;
         let mut order = [0u16; MAX_CELLS];
@@ -167,7 +168,7 @@ impl BoardPlan {
             }
             // A seed with no completion, or one the budget cannot settle, is dropped.
             let budget = FILL_BUDGET_PER_CELL * cells as u64;
-            if let Ok(Ok(Some(count))) = engine.count_within(&seed, 1, budget) {
+            if let Some(count) = count_within(engine, &seed, 1, budget) {
                 if let Some(full) = count.first {
                     return full;
                 }
@@ -177,12 +178,7 @@ impl BoardPlan {
 
     /// Digs givens out of `solution` while the board stays unique; `None` when a
     /// [`Target::Givens`] cannot be reached from this board.
-    pub fn dig(
-        &self,
-        engine: &mut VariantSolver,
-        solution: &Board,
-        rng: &mut Rng,
-    ) -> Option<Board> {
+    pub fn dig<E: Engine>(&self, engine: &mut E, solution: &Board, rng: &mut Rng) -> Option<Board> {
         let mut order = [0u16; MAX_CELLS];
         let order = &mut order[..self.orbits.len()];
         for (i, slot) in order.iter_mut().enumerate() {
@@ -212,8 +208,8 @@ impl BoardPlan {
             }
             // A check past the budget keeps the givens: the board stays unique, perhaps
             // not minimal.
-            let counted = engine.count_within(&trial, 2, self.budget);
-            if matches!(counted, Ok(Ok(Some(c))) if c.solutions == 1) {
+            let counted = count_within(engine, &trial, 2, self.budget);
+            if counted.is_some_and(|c| c.solutions == 1) {
                 puzzle = trial;
                 givens -= cells.len();
             }
@@ -222,7 +218,7 @@ impl BoardPlan {
     }
 
     /// Makes one board: up to `tries` full boards until digging reaches the target.
-    pub fn make(&self, engine: &mut VariantSolver, rng: &mut Rng, tries: u64) -> Option<MadeBoard> {
+    pub fn make<E: Engine>(&self, engine: &mut E, rng: &mut Rng, tries: u64) -> Option<MadeBoard> {
         for restarts in 0..tries {
             let solution = self.full_board(engine, rng);
             if let Some(puzzle) = self.dig(engine, &solution, rng) {
@@ -237,9 +233,28 @@ impl BoardPlan {
     }
 }
 
+/// Solutions of `board` counted up to `limit` within `budget` branches; `None` when the
+/// search spent them (or the board has no count: clashing givens, no such geometry).
+/// The engine is back on the default budget afterwards.
+fn count_within<E: Engine>(
+    engine: &mut E,
+    board: &Board,
+    limit: u64,
+    budget: u64,
+) -> Option<BoardCount> {
+    engine.set_budget(Budget::guesses(budget));
+    let counted = engine.count_board(board, limit);
+    engine.set_budget(Budget::DEFAULT);
+    match counted {
+        Ok(Ok(count)) if !count.spent => Some(count),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::Fast;
     use crate::generate::record_rng;
 
     #[test]
@@ -252,14 +267,14 @@ mod tests {
         ] {
             let plan = BoardPlan::new(side, variant, pattern, Target::Minimal).unwrap();
             let geometry = Geometry::new(side, variant).unwrap();
-            let mut engine = VariantSolver::new(variant);
+            let mut engine = Fast::new(variant);
             let mut seen = Vec::new();
             let mut skipped = 0;
             for i in 0..4 {
-                let made = plan.make(&mut engine, &mut record_rng(5, i), 1).unwrap();
+                let made = plan.make(&mut *engine, &mut record_rng(5, i), 1).unwrap();
                 assert!(made.solution.is_solution(&geometry));
                 assert!(made.solution.keeps_givens_of(&made.puzzle));
-                let count = engine.count(&made.puzzle, 2).unwrap().unwrap();
+                let count = engine.count_board(&made.puzzle, 2).unwrap().unwrap();
                 assert_eq!(count.solutions, 1, "{side} {variant:?}");
                 // Minimal within the budget: without any given (orbit) there are two
                 // solutions, or the check needs more than the budget.
@@ -270,11 +285,7 @@ mod tests {
                         for &c in cells {
                             fewer.set(usize::from(c), 0);
                         }
-                        match engine
-                            .count_within(&fewer, 2, plan.budget)
-                            .unwrap()
-                            .unwrap()
-                        {
+                        match count_within(&mut *engine, &fewer, 2, plan.budget) {
                             Some(count) => assert_eq!(count.solutions, 2),
                             None => skipped += 1,
                         }
@@ -294,8 +305,8 @@ mod tests {
     fn a_givens_target_is_reached() {
         let plan =
             BoardPlan::new(16, Variant::Classic, Pattern::None, Target::Givens(150)).unwrap();
-        let mut engine = VariantSolver::new(Variant::Classic);
-        let made = plan.make(&mut engine, &mut record_rng(1, 0), 10).unwrap();
+        let mut engine = Fast::new(Variant::Classic);
+        let made = plan.make(&mut *engine, &mut record_rng(1, 0), 10).unwrap();
         assert!(made.puzzle.givens() <= 150);
     }
 }

@@ -439,7 +439,8 @@ pub fn make<E: Engine>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solver::Solver;
+    use crate::engine::{Engine, Fast};
+    use crate::variant::Variant;
 
     #[test]
     fn orbits_partition_the_grid() {
@@ -468,24 +469,24 @@ mod tests {
 
     #[test]
     fn full_grids_are_valid_and_vary() {
-        let mut solver = Solver::new();
+        let mut solver = Fast::new(Variant::Classic);
         let mut rng = Rng::new(1);
-        let a = full_grid(&mut solver, &mut rng);
-        let b = full_grid(&mut solver, &mut rng);
+        let a = full_grid(&mut *solver, &mut rng);
+        let b = full_grid(&mut *solver, &mut rng);
         assert!(a.is_valid_solution() && b.is_valid_solution());
         assert_ne!(a, b);
     }
 
     #[test]
     fn dug_puzzles_are_unique_and_minimal() {
-        let mut solver = Solver::new();
+        let mut solver = Fast::new(Variant::Classic);
         let spec = Spec {
             pattern: Pattern::None,
             target: Target::Minimal,
         };
         let orbits = Orbits::new(spec.pattern);
         for i in 0..20 {
-            let made = make(&mut solver, &spec, &orbits, &mut record_rng(9, i), 1000).unwrap();
+            let made = make(&mut *solver, &spec, &orbits, &mut record_rng(9, i), 1000).unwrap();
             assert_eq!(solver.count(&made.puzzle, 2).solutions, 1);
             assert!(made.solution.keeps_givens_of(&made.puzzle));
             for cell in (0..CELLS).filter(|&c| made.puzzle.get(c) != 0) {

@@ -559,8 +559,6 @@ pub enum RecordError {
     Block(BlockError),
     /// A 729-character pencil-mark record that is not well formed.
     Marks(MarksError),
-    /// A pencil-mark record, given to a command that does not take them.
-    MarksNotSupported,
     /// A record longer than the limit (`--max-record-bytes`): never parsed, and on a
     /// stream skipped to its end without being held.
     TooLong {

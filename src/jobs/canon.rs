@@ -3,16 +3,15 @@
 
 use std::marker::PhantomData;
 
-use super::{engine, Answer, Columns, Job, Value};
+use super::{Answer, Columns, Job, Value};
 use crate::canon::{Canonical, Canonicalizer};
-use crate::engine::{Budget, Engine};
-use crate::grid::Grid;
-use crate::solver::Solver;
+use crate::engine::{engine, Budget, Engine, Fast};
+use crate::puzzle::{Puzzle, Shapes};
 use crate::variant::Variant;
 
 /// Classifies each record and adds its canonical form, whatever its status (clashing
 /// givens included); only malformed records get none.
-pub struct Canon<E = Solver>(PhantomData<fn() -> E>);
+pub struct Canon<E = Fast>(PhantomData<fn() -> E>);
 
 impl<E> Default for Canon<E> {
     fn default() -> Self {
@@ -21,7 +20,7 @@ impl<E> Default for Canon<E> {
 }
 
 impl Canon {
-    /// The job on the classic 9x9 engine ([`Solver`]).
+    /// The job on the fast engines ([`Fast`]).
     pub fn new() -> Self {
         Self::default()
     }
@@ -49,31 +48,29 @@ impl Columns for CanonForm {
 impl<E: Engine> Job for Canon<E> {
     type Worker = (Box<E>, Box<Canonicalizer>);
     type Extra = CanonForm;
-    type Boards = ();
 
     fn name(&self) -> &'static str {
         "canon"
+    }
+
+    /// Canonical forms are of classic 9x9 grids.
+    fn takes(&self) -> Shapes {
+        Shapes::GRIDS
     }
 
     fn checks_uniqueness(&self) -> bool {
         true
     }
 
-    fn worker(&self, budget: Budget) -> Self::Worker {
-        (engine(budget), Box::new(Canonicalizer::new()))
+    fn worker(&self, variant: Variant, budget: Budget) -> Self::Worker {
+        (engine(variant, budget), Box::new(Canonicalizer::new()))
     }
 
-    fn boards(&self, _: Variant, _: Budget) {}
-
-    fn run(&self, (engine, canon): &mut Self::Worker, puzzle: &Grid) -> Answer<CanonForm> {
-        let answer = super::classify::answer(engine.classify(puzzle));
-        Answer {
-            status: answer.status,
-            solution: answer.solution,
-            clash: answer.clash,
-            extra: CanonForm {
-                canonical: Some(canon.canonical(puzzle)),
-            },
-        }
+    fn run(&self, (engine, canon): &mut Self::Worker, puzzle: Puzzle<'_>) -> Answer<CanonForm> {
+        let canonical = match puzzle {
+            Puzzle::Grid(grid) => Some(canon.canonical(grid)),
+            _ => None,
+        };
+        engine.classify_puzzle(puzzle).with(CanonForm { canonical })
     }
 }

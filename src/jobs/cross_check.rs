@@ -6,18 +6,15 @@
 
 use std::marker::PhantomData;
 
-use super::classify::answer;
-use super::{board_engine, engine};
-use super::{Answer, BoardAnswer, Classify, Columns, Job, Value};
+use super::{Answer, Columns, Job, Value};
 use crate::dlx::Dlx;
-use crate::engine::{Budget, Engine};
-use crate::grid::Grid;
+use crate::engine::{engine, Budget, Engine, Fast};
+use crate::puzzle::{Puzzle, Shapes};
 use crate::report::Status;
-use crate::solver::{Classification, Solver};
-use crate::variant::{Board, Variant};
+use crate::variant::Variant;
 
 /// Classification by `A`, checked by `B`.
-pub struct CrossCheck<A = Solver, B = Dlx>(PhantomData<fn() -> (A, B)>);
+pub struct CrossCheck<A = Fast, B = Dlx>(PhantomData<fn() -> (A, B)>);
 
 impl<A, B> Default for CrossCheck<A, B> {
     fn default() -> Self {
@@ -26,7 +23,7 @@ impl<A, B> Default for CrossCheck<A, B> {
 }
 
 impl CrossCheck {
-    /// The band solver checked by dancing links.
+    /// The fast engines checked by dancing links.
     pub fn new() -> Self {
         Self::default()
     }
@@ -58,30 +55,17 @@ impl Columns for Agreement {
     }
 }
 
-/// True when two classifications of one puzzle say the same.
-pub fn same_class(a: &Classification, b: &Classification) -> bool {
-    match (a, b) {
-        (Classification::Unique(x), Classification::Unique(y)) => x == y,
-        (Classification::Multiple(_), Classification::Multiple(_))
-        | (Classification::Unsolvable, Classification::Unsolvable)
-        | (Classification::Invalid(_), Classification::Invalid(_)) => true,
-        _ => false,
-    }
-}
-
-/// True when two engines' answers for one variant board say the same (as
-/// [`same_class`]).
-pub fn same_board_class<E, F>(a: &BoardAnswer<E>, b: &BoardAnswer<F>) -> bool {
-    a.status == b.status && (a.status != Status::Unique || a.solution == b.solution)
-}
-
 impl<A: Engine, B: Engine> Job for CrossCheck<A, B> {
     type Worker = (Box<A>, Box<B>);
     type Extra = Agreement;
-    type Boards = (A::Boards, B::Boards);
 
     fn name(&self) -> &'static str {
         "classify"
+    }
+
+    /// Pencil marks are left out: dancing links do not read them.
+    fn takes(&self) -> Shapes {
+        Shapes::GRIDS_AND_BOARDS
     }
 
     fn checks_uniqueness(&self) -> bool {
@@ -92,48 +76,18 @@ impl<A: Engine, B: Engine> Job for CrossCheck<A, B> {
         true
     }
 
-    fn worker(&self, budget: Budget) -> (Box<A>, Box<B>) {
-        (engine(budget), engine(budget))
-    }
-
-    fn boards(&self, variant: Variant, budget: Budget) -> Self::Boards {
-        (board_engine(variant, budget), board_engine(variant, budget))
-    }
-
-    fn run_board(
-        &self,
-        (first, second): &mut Self::Boards,
-        board: &Board,
-    ) -> Option<BoardAnswer<Agreement>> {
-        let a = Classify::<A>::default().run_board(first, board)?;
-        let b = Classify::<B>::default().run_board(second, board)?;
-        let undecided = a.status == Status::Undecided || b.status == Status::Undecided;
-        Some(BoardAnswer {
-            status: a.status,
-            solution: a.solution,
-            problem: a.problem,
-            extra: Agreement {
-                checked: !undecided,
-                agree: same_board_class(&a, &b),
-            },
-        })
+    fn worker(&self, variant: Variant, budget: Budget) -> Self::Worker {
+        (engine(variant, budget), engine(variant, budget))
     }
 
     #[inline]
-    fn run(&self, (first, second): &mut (Box<A>, Box<B>), puzzle: &Grid) -> Answer<Agreement> {
-        let class = first.classify(puzzle);
-        let other = second.classify(puzzle);
-        let undecided = matches!(class, Classification::Undecided(_))
-            || matches!(other, Classification::Undecided(_));
-        let row = answer(class);
-        Answer {
-            status: row.status,
-            solution: row.solution,
-            clash: row.clash,
-            extra: Agreement {
-                checked: !undecided,
-                agree: same_class(&class, &other),
-            },
-        }
+    fn run(&self, (first, second): &mut Self::Worker, puzzle: Puzzle<'_>) -> Answer<Agreement> {
+        let a = first.classify_puzzle(puzzle);
+        let b = second.classify_puzzle(puzzle);
+        let undecided = a.status == Status::Undecided || b.status == Status::Undecided;
+        a.with(Agreement {
+            checked: !undecided,
+            agree: a.same_class(&b),
+        })
     }
 }

@@ -14,7 +14,7 @@ use crate::generate::{make, record_rng, BoardPlan, Made, MadeBoard, Orbits, Spec
 use crate::grader::{self, Levels};
 use crate::report::Breakdown;
 use crate::solver::Classification;
-use crate::variant::{VariantSolver, MAX_CELLS};
+use crate::variant::MAX_CELLS;
 
 /// Most full grids tried for one record before giving up (when the target or the level
 /// asked for is out of practical reach): about 30 s of one thread. The hardest reachable
@@ -75,6 +75,18 @@ impl fmt::Display for GenerateError {
 }
 
 impl std::error::Error for GenerateError {}
+
+/// A made record: a unique puzzle and its solution.
+///
+/// Held inline, not boxed: made for every record, it must not allocate.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MadeRecord {
+    /// A classic 9x9 puzzle.
+    Grid(Made),
+    /// A variant board.
+    Board(MadeBoard),
+}
 
 /// One made record's own columns: `givens`, `difficulty`, `rating`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -154,14 +166,31 @@ impl Generate {
         self.boards.as_deref()
     }
 
-    /// Makes variant record `index` (0-based) on `engine` (of the plan's variant): a
-    /// unique board and its solution. Only for a run made by [`Generate::boards`].
-    pub fn record_board(
+    /// Makes record `index` (0-based) on `engine`: a unique puzzle (a grid, or a
+    /// variant board in a run made by [`Generate::boards`]), its solution, and its
+    /// columns.
+    pub fn record<E: Engine>(
         &self,
-        engine: &mut VariantSolver,
+        engine: &mut E,
+        index: u64,
+    ) -> Result<(MadeRecord, Generated), GenerateError> {
+        match self.boards.as_deref() {
+            None => self
+                .record_grid(engine, index)
+                .map(|(made, extra)| (MadeRecord::Grid(made), extra)),
+            Some(plan) => self
+                .record_board(plan, engine, index)
+                .map(|(made, extra)| (MadeRecord::Board(made), extra)),
+        }
+    }
+
+    /// A variant record: a unique board and its solution.
+    fn record_board<E: Engine>(
+        &self,
+        plan: &BoardPlan,
+        engine: &mut E,
         index: u64,
     ) -> Result<(MadeBoard, Generated), GenerateError> {
-        let plan = self.boards.as_deref().expect("a board run");
         let mut rng = record_rng(self.seed, index);
         let mut attempts = 0u64;
         while attempts < MAX_BOARD_ATTEMPTS && !self.cancelled() {
@@ -172,7 +201,7 @@ impl Generate {
             attempts += 1 + u64::from(made.restarts);
             // The engine confirms what digging decided, with a fresh count.
             let confirmed = matches!(
-                engine.count(&made.puzzle, 2),
+                engine.count_board(&made.puzzle, 2),
                 Ok(Ok(c)) if c.solutions == 1 && !c.spent && c.first == Some(made.solution)
             );
             if confirmed {
@@ -194,8 +223,8 @@ impl Generate {
         })
     }
 
-    /// Makes record `index` (0-based): a unique puzzle, its solution, and its columns.
-    pub fn record<E: Engine>(
+    /// A classic record: a unique grid, its solution, and its columns.
+    fn record_grid<E: Engine>(
         &self,
         engine: &mut E,
         index: u64,

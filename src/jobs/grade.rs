@@ -2,17 +2,16 @@
 
 use std::marker::PhantomData;
 
-use super::{board_engine, engine, Answer, BoardAnswer, Classify, Columns, Job, Value};
-use crate::engine::{Budget, Engine};
+use super::{Answer, Columns, Job, Value};
+use crate::engine::{engine, Budget, Engine, Fast};
 use crate::grader::{self, BoardGrader, TECHNIQUE_NAMES};
-use crate::grid::Grid;
+use crate::puzzle::{Puzzle, Shapes};
 use crate::report::{Breakdown, Status};
-use crate::solver::Solver;
-use crate::variant::{Board, Variant};
+use crate::variant::Variant;
 
 /// Classifies every record and grades the unique ones with human techniques; the
 /// solution always comes from the engine, never from the grader.
-pub struct Grade<E = Solver>(PhantomData<fn() -> E>);
+pub struct Grade<E = Fast>(PhantomData<fn() -> E>);
 
 impl<E> Default for Grade<E> {
     fn default() -> Self {
@@ -21,7 +20,7 @@ impl<E> Default for Grade<E> {
 }
 
 impl Grade {
-    /// The job on the classic 9x9 engine ([`Solver`]).
+    /// The job on the fast engines ([`Fast`]).
     pub fn new() -> Self {
         Self::default()
     }
@@ -54,57 +53,35 @@ impl Columns for Graded {
 }
 
 impl<E: Engine> Job for Grade<E> {
-    type Worker = Box<E>;
+    type Worker = (Box<E>, BoardGrader);
     type Extra = Graded;
-    type Boards = (E::Boards, BoardGrader);
 
     fn name(&self) -> &'static str {
         "grade"
+    }
+
+    /// Grids and variant boards; pencil marks have no grade on the scale.
+    fn takes(&self) -> Shapes {
+        Shapes::GRIDS_AND_BOARDS
     }
 
     fn checks_uniqueness(&self) -> bool {
         true
     }
 
-    fn worker(&self, budget: Budget) -> Box<E> {
-        engine(budget)
+    fn worker(&self, variant: Variant, budget: Budget) -> Self::Worker {
+        (engine(variant, budget), BoardGrader::new(variant))
     }
 
-    fn boards(&self, variant: Variant, budget: Budget) -> Self::Boards {
-        (board_engine(variant, budget), BoardGrader::new(variant))
-    }
-
-    /// Variant boards: classified by the job's board engine, the unique ones graded
-    /// with the techniques that carry over to any units ([`BoardGrader`]).
-    fn run_board(
-        &self,
-        (engine, grader): &mut Self::Boards,
-        board: &Board,
-    ) -> Option<BoardAnswer<Graded>> {
-        let answer = Classify::<E>::default().run_board(engine, board)?;
-        let grade = match answer.status {
-            Status::Unique => grader.grade(board).ok(),
+    /// Unique grids are graded with every technique, unique variant boards with those
+    /// that carry over to any units ([`BoardGrader`]).
+    fn run(&self, (engine, boards): &mut Self::Worker, puzzle: Puzzle<'_>) -> Answer<Graded> {
+        let answer = engine.classify_puzzle(puzzle);
+        let grade = match (answer.status, puzzle) {
+            (Status::Unique, Puzzle::Grid(grid)) => grader::grade(grid),
+            (Status::Unique, Puzzle::Board(board)) => boards.grade(board).ok(),
             _ => None,
         };
-        Some(BoardAnswer {
-            status: answer.status,
-            solution: answer.solution,
-            problem: answer.problem,
-            extra: Graded { grade },
-        })
-    }
-
-    fn run(&self, engine: &mut Box<E>, puzzle: &Grid) -> Answer<Graded> {
-        let answer = super::classify::answer(engine.classify(puzzle));
-        let grade = match answer.status {
-            Status::Unique => grader::grade(puzzle),
-            _ => None,
-        };
-        Answer {
-            status: answer.status,
-            solution: answer.solution,
-            clash: answer.clash,
-            extra: Graded { grade },
-        }
+        answer.with(Graded { grade })
     }
 }

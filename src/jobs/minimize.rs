@@ -7,16 +7,15 @@
 
 use std::marker::PhantomData;
 
-use super::engine;
 use super::{Answer, Columns, Job, Value};
-use crate::engine::{Budget, Engine};
+use crate::engine::{engine, Budget, Engine, Fast};
 use crate::grid::{Grid, CELLS};
+use crate::puzzle::{Puzzle, Shapes};
 use crate::report::Status;
-use crate::solver::Solver;
 use crate::variant::Variant;
 
 /// Drops redundant givens from unique puzzles; other records keep their status.
-pub struct Minimize<E = Solver>(PhantomData<fn() -> E>);
+pub struct Minimize<E = Fast>(PhantomData<fn() -> E>);
 
 impl<E> Default for Minimize<E> {
     fn default() -> Self {
@@ -25,7 +24,7 @@ impl<E> Default for Minimize<E> {
 }
 
 impl Minimize {
-    /// The job on the classic 9x9 engine ([`Solver`]).
+    /// The job on the fast engines ([`Fast`]).
     pub fn new() -> Self {
         Self::default()
     }
@@ -71,30 +70,30 @@ pub fn minimize<E: Engine>(engine: &mut E, puzzle: &Grid) -> Grid {
 impl<E: Engine> Job for Minimize<E> {
     type Worker = Box<E>;
     type Extra = Minimal;
-    type Boards = ();
 
     fn name(&self) -> &'static str {
         "minimize"
+    }
+
+    /// Classic 9x9 grids.
+    fn takes(&self) -> Shapes {
+        Shapes::GRIDS
     }
 
     fn checks_uniqueness(&self) -> bool {
         true
     }
 
-    fn worker(&self, budget: Budget) -> Box<E> {
-        engine(budget)
+    fn worker(&self, variant: Variant, budget: Budget) -> Box<E> {
+        engine(variant, budget)
     }
 
-    fn boards(&self, _: Variant, _: Budget) {}
-
-    fn run(&self, engine: &mut Box<E>, puzzle: &Grid) -> Answer<Minimal> {
-        let answer = super::classify::answer(engine.classify(puzzle));
-        let minimal = (answer.status == Status::Unique).then(|| minimize(&mut **engine, puzzle));
-        Answer {
-            status: answer.status,
-            solution: answer.solution,
-            clash: answer.clash,
-            extra: Minimal { puzzle: minimal },
-        }
+    fn run(&self, engine: &mut Box<E>, puzzle: Puzzle<'_>) -> Answer<Minimal> {
+        let answer = engine.classify_puzzle(puzzle);
+        let minimal = match (answer.status, puzzle) {
+            (Status::Unique, Puzzle::Grid(grid)) => Some(minimize(&mut **engine, grid)),
+            _ => None,
+        };
+        answer.with(Minimal { puzzle: minimal })
     }
 }

@@ -29,14 +29,12 @@ use hdrhistogram::Histogram;
 use rayon::ThreadPool;
 
 use crate::engine::{Budget, Engine};
-use crate::generate::{Made, MadeBoard};
 use crate::input::{detect_layout, ColumnChoice, Format, InputBytes, InputError, Layout};
-use crate::jobs::{Columns, Generate, GenerateError, Generated, Job};
+use crate::jobs::{Columns, Generate, GenerateError, Generated, Job, MadeRecord};
 use crate::output::{Output, OutputError};
 use crate::report::{encode_histogram, new_histogram, Latency, RunReport, Status, StatusSet};
-use crate::rows::{BoardRow, BoardTexts, OutputFormat, Row, RowWriter};
-use crate::solver::Solver;
-use crate::variant::{BoardRules, Symbols, VariantSolver, MAX_CELLS};
+use crate::rows::{BoardTexts, Cells, OutputFormat, Row, RowWriter};
+use crate::variant::{BoardRules, Symbols, Variant, MAX_CELLS};
 use ordered::{Done, OrderedWriter};
 
 /// Settings for one run.
@@ -231,7 +229,7 @@ fn run_source<J: Job, R: Read>(
         .map_or(options.threads, ThreadPool::current_num_threads)
         .max(1);
     let workers: Vec<Mutex<Worker<J>>> = (0..threads)
-        .map(|_| Mutex::new(Worker::new(job, options.budget)))
+        .map(|_| Mutex::new(Worker::new(job, options.boards.variant, options.budget)))
         .collect();
     let rows = RowWriter::new(options.output_format, Some(layout)).only(options.only);
     let boards = BoardSetup::new(options.boards.clone());
@@ -304,23 +302,25 @@ pub struct MakeOptions {
     pub symbols: Option<Symbols>,
 }
 
-/// Makes `options.count` records with `generate`, in record order, through the same
-/// driver as the record jobs: ranges of record numbers are the work items.
-pub fn run_generate(
+/// Makes `options.count` records with `generate` on engine `E`, in record order,
+/// through the same driver as the record jobs: ranges of record numbers are the work
+/// items.
+pub fn run_generate<E: Engine>(
     generate: &Generate,
     options: &MakeOptions,
     output: &mut Output,
 ) -> Result<(RunReport, Histogram<u64>), RunError> {
     let started = Instant::now();
     let threads = options.threads.max(1);
-    let workers: Vec<Mutex<MakeWorker>> = (0..threads)
+    let variant = generate
+        .board_plan()
+        .map_or(Variant::Classic, |plan| plan.variant());
+    let workers: Vec<Mutex<MakeWorker<E>>> = (0..threads)
         .map(|_| {
             Mutex::new(MakeWorker {
-                grids: Solver::boxed(),
-                boards: generate
-                    .board_plan()
-                    .map(|plan| VariantSolver::new(plan.variant())),
+                engine: E::new(variant),
                 histogram: new_histogram(),
+                texts: Box::new(([0; MAX_CELLS], [0; MAX_CELLS])),
             })
         })
         .collect();
@@ -343,27 +343,17 @@ pub fn run_generate(
             next = range.end;
             Ok((!range.is_empty()).then(|| (range.clone(), range.end - range.start)))
         },
-        |range: Range<u64>, worker: &mut MakeWorker, out: &mut Vec<u8>, tally: &mut Tally| {
+        |range: Range<u64>, worker: &mut MakeWorker<E>, out: &mut Vec<u8>, tally: &mut Tally| {
             for index in range {
                 let start = Instant::now();
-                match &mut worker.boards {
-                    None => {
-                        let (made, extra) = generate
-                            .record(&mut *worker.grids, index)
-                            .map_err(RunError::Generate)?;
-                        rows.row(&made_row(index, &made, &extra), out);
-                        extra.count(&mut tally.breakdown);
-                    }
-                    Some(engine) => {
-                        let (made, extra) = generate
-                            .record_board(engine, index)
-                            .map_err(RunError::Generate)?;
-                        let mut texts: BoardTexts = ([0; MAX_CELLS], [0; MAX_CELLS]);
-                        let row = made_board_row(index, &made, &extra, &symbols, &mut texts);
-                        rows.row(&row, out);
-                        extra.count(&mut tally.breakdown);
-                    }
-                }
+                let (made, extra) = generate
+                    .record(&mut *worker.engine, index)
+                    .map_err(RunError::Generate)?;
+                rows.row(
+                    &made_row(index, &made, &extra, &symbols, &mut worker.texts),
+                    out,
+                );
+                extra.count(&mut tally.breakdown);
                 let ns = start.elapsed().as_nanos() as u64;
                 worker.histogram.saturating_record(ns.max(1));
                 tally.counts.add(Status::Unique);
@@ -377,49 +367,31 @@ pub fn run_generate(
 }
 
 /// One `generate` worker's state.
-struct MakeWorker {
-    /// The engine for classic 9x9 grids.
-    grids: Box<Solver>,
-    /// The engine for variant boards, in a board run.
-    boards: Option<VariantSolver>,
+struct MakeWorker<E> {
+    engine: Box<E>,
     histogram: Histogram<u64>,
+    /// Where a made board's texts are written for its row.
+    texts: Box<BoardTexts>,
 }
 
-/// The row of made record `index` (0-based): a unique puzzle and its solution.
-pub fn made_row<'a>(index: u64, made: &'a Made, extra: &'a Generated) -> Row<'a, Generated> {
-    Row {
-        line: index + 1,
-        puzzle: Ok(&made.puzzle),
-        board: None,
-        puzzle_text: None,
-        status: Status::Unique,
-        solution: Some(&made.solution),
-        reason: None,
-        mismatch: false,
-        extra,
-    }
-}
-
-/// The row of made variant board `index` (0-based), written in `symbols` into `texts`.
-pub fn made_board_row<'a>(
+/// The row of made record `index` (0-based); a variant board is written in `symbols`
+/// into `texts`.
+pub fn made_row<'a>(
     index: u64,
-    made: &MadeBoard,
+    made: &'a MadeRecord,
     extra: &'a Generated,
     symbols: &Symbols,
     texts: &'a mut BoardTexts,
 ) -> Row<'a, Generated> {
+    let (puzzle, solution) = match made {
+        MadeRecord::Grid(made) => (Cells::Grid(&made.puzzle), Some(Cells::Grid(&made.solution))),
+        MadeRecord::Board(made) => Cells::board(&made.puzzle, Some(&made.solution), symbols, texts),
+    };
     Row {
         line: index + 1,
-        puzzle: Err(b""),
-        board: Some(BoardRow::write(
-            &made.puzzle,
-            Some(&made.solution),
-            symbols,
-            texts,
-        )),
-        puzzle_text: None,
+        puzzle,
         status: Status::Unique,
-        solution: None,
+        solution,
         reason: None,
         mismatch: false,
         extra,

@@ -12,12 +12,11 @@ use hdrhistogram::Histogram;
 use crate::engine::Budget;
 use crate::grid::Grid;
 use crate::input::{for_each_record, too_long_record, Layout, Record, RecordError, RecordScratch};
-use crate::jobs::Columns;
-use crate::jobs::{Answer, Job};
-use crate::marks::Marks;
+use crate::jobs::{Columns, Job};
+use crate::puzzle::{Answer, Problem, Puzzle, Solution};
 use crate::report::{new_histogram, Breakdown, Status, StatusCounts};
-use crate::rows::{BoardRow, BoardTexts, Reason, Row, RowWriter};
-use crate::variant::{Board, BoardRules, Symbols, MAX_CELLS, SIDES};
+use crate::rows::{BoardTexts, Cells, Reason, Row, RowWriter};
+use crate::variant::{Board, BoardError, BoardRules, Symbols, Variant, MAX_CELLS, SIDES};
 
 /// Most line numbers of non-unique records kept for `--require-unique` messages.
 pub(crate) const KEEP_NOT_UNIQUE: usize = 10;
@@ -27,21 +26,21 @@ pub struct Worker<J: Job> {
     state: J::Worker,
     histogram: Histogram<u64>,
     scratch: RecordScratch,
-    /// The job's board engines, made when the first variant board arrives.
-    boards: Option<J::Boards>,
+    /// Where a variant board's puzzle and solution are written as text for its row.
+    texts: Box<BoardTexts>,
     /// Branches each record may take.
     budget: Budget,
 }
 
 impl<J: Job> Worker<J> {
-    /// A fresh worker for `job`, whose engines give up on a record after `budget`
-    /// branches.
-    pub fn new(job: &J, budget: Budget) -> Self {
+    /// A fresh worker for `job`, reading variant boards by the rules of `variant`,
+    /// whose engines give up on a record after `budget` branches.
+    pub fn new(job: &J, variant: Variant, budget: Budget) -> Self {
         Worker {
-            state: job.worker(budget),
+            state: job.worker(variant, budget),
             histogram: new_histogram(),
             scratch: RecordScratch::default(),
-            boards: None,
+            texts: Box::new(([0; MAX_CELLS], [0; MAX_CELLS])),
             budget,
         }
     }
@@ -51,60 +50,86 @@ impl<J: Job> Worker<J> {
         &self.histogram
     }
 
-    /// The job's answer for one record, timed when it is a puzzle; malformed records are
-    /// `invalid` with the reason, without reaching the job.
+    /// The job's answer for one classic 9x9 record, timed when it is a puzzle;
+    /// malformed records are `invalid` with the reason, without reaching the job.
     #[inline]
     pub fn answer(
         &mut self,
         job: &J,
         puzzle: &Result<Grid, RecordError>,
     ) -> (Answer<J::Extra>, Option<Reason>) {
-        answer(
+        let puzzle = match puzzle {
+            Ok(grid) => Ok(Puzzle::Grid(grid)),
+            Err(e) => Err(Reason::Record(*e)),
+        };
+        let on = On {
             job,
-            &mut self.state,
-            &mut self.histogram,
-            puzzle,
-            None,
-            self.budget,
-        )
+            budget: self.budget,
+            symbols: None,
+        };
+        answer(on, &mut self.state, &mut self.histogram, puzzle)
     }
 }
 
+/// What a record is answered with.
+struct On<'a, J> {
+    job: &'a J,
+    budget: Budget,
+    /// The alphabets of board sizes, to name a clashing symbol as written.
+    symbols: Option<&'a BoardSetup>,
+}
+
+/// The job's answer for a puzzle (timed) or for why a record is none, with the reason
+/// its row gives.
 #[inline]
 fn answer<J: Job>(
-    job: &J,
+    on: On<'_, J>,
     state: &mut J::Worker,
     histogram: &mut Histogram<u64>,
-    puzzle: &Result<Grid, RecordError>,
-    marks: Option<&Marks>,
-    budget: Budget,
+    puzzle: Result<Puzzle<'_>, Reason>,
 ) -> (Answer<J::Extra>, Option<Reason>) {
-    let invalid = |e: RecordError| {
+    let invalid = |reason| {
         let answer = Answer {
             status: Status::Invalid,
             solution: None,
-            clash: None,
+            problem: None,
             extra: Default::default(),
         };
-        (answer, Some(Reason::Record(e)))
+        (answer, Some(reason))
     };
-    let grid = match puzzle {
-        Err(e) => return invalid(*e),
-        Ok(grid) => grid,
+    let puzzle = match puzzle {
+        Err(reason) => return invalid(reason),
+        Ok(puzzle) => puzzle,
     };
+    let shape = puzzle.shape();
+    if !on.job.takes().contains(shape) {
+        return invalid(Reason::Refused(shape));
+    }
     let start = Instant::now();
-    let answer = match marks {
-        None => job.run(state, grid),
-        Some(marks) => match job.run_marks(state, marks) {
-            Some(answer) => answer,
-            None => return invalid(RecordError::MarksNotSupported),
-        },
-    };
+    let answer = on.job.run(state, puzzle);
     let ns = start.elapsed().as_nanos() as u64;
     histogram.saturating_record(ns.max(1));
-    let reason = match answer.status {
-        Status::Undecided => Some(Reason::Budget(budget.get())),
-        _ => answer.clash.map(Reason::Clash),
+    let reason = match (answer.status, answer.problem) {
+        (Status::Undecided, _) => Some(Reason::Budget(on.budget.get())),
+        (_, None) => None,
+        (_, Some(Problem::Clash(clash))) => Some(Reason::Clash(clash)),
+        (_, Some(Problem::BoardClash(clash))) => {
+            let side = match puzzle {
+                Puzzle::Board(board) => board.side(),
+                _ => 9,
+            };
+            let symbols = on.symbols.map_or_else(
+                || Symbols::default_for(side).symbol(clash.value),
+                |s| s.symbols(side).symbol(clash.value),
+            );
+            Some(Reason::BoardClash {
+                symbol: symbols,
+                kind: clash.kind,
+                number: clash.number,
+            })
+        }
+        (_, Some(Problem::Geometry(e))) => Some(Reason::Geometry(e)),
+        (_, Some(Problem::Refused(shape))) => Some(Reason::Refused(shape)),
     };
     (answer, reason)
 }
@@ -238,6 +263,12 @@ impl BoardSetup {
         }
     }
 
+    /// The rules' variant.
+    pub fn variant(&self) -> Variant {
+        self.rules.variant
+    }
+
+    /// The alphabet of boards of `side`.
     fn symbols(&self, side: usize) -> &Symbols {
         let slot = SIDES.iter().position(|&s| s == side).unwrap_or(3);
         &self.alphabets[slot]
@@ -251,6 +282,34 @@ impl BoardSetup {
             || (matches!(record.puzzle, Err(RecordError::Parse(_)))
                 && record.marks.is_none()
                 && matches!(record.raw.trim_ascii().len(), 16 | 256 | 625))
+    }
+}
+
+impl BoardSetup {
+    /// `record` read as a variant board by the run's rules.
+    fn parse(&self, record: &Record<'_>) -> Result<Board, BoardError> {
+        let rules = &self.rules;
+        match (&record.puzzle, &record.marks) {
+            (Ok(grid), None) if rules.symbols.is_none() && rules.size.is_none_or(|s| s == 9) => {
+                Ok(Board::from_grid(grid))
+            }
+            _ => Board::parse(record.raw, rules.size, rules.symbols.as_ref()),
+        }
+    }
+
+    /// True when the input gave a solution and it is not the board `found` (or is
+    /// malformed); the input's solution is read by the run's rules, like the puzzle.
+    fn mismatch(&self, record: &Record<'_>, found: Option<&Solution>) -> bool {
+        let found = found.and_then(Solution::board);
+        match (record.expected_text, &record.expected, found) {
+            (Some(text), _, Some(found)) => {
+                Board::parse(text, Some(found.side()), self.rules.symbols.as_ref()) != Ok(*found)
+            }
+            // Printed grids give a solution but no text of it.
+            (None, Some(Ok(expected)), Some(found)) => Board::from_grid(expected) != *found,
+            (None, None, _) => false,
+            _ => true,
+        }
     }
 }
 
@@ -290,48 +349,61 @@ pub fn process_chunk<J: Job>(
         state,
         histogram,
         scratch,
-        boards: engine,
+        texts,
         budget,
     } = worker;
-    let budget = *budget;
+    let on = || On {
+        job,
+        budget: *budget,
+        symbols: Some(boards),
+    };
     for_each_record(bytes, first_line, layout, scratch, |record| {
         if cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
             return;
         }
-        if boards.takes(&record) {
-            let engine = engine.get_or_insert_with(|| job.boards(boards.rules.variant, budget));
-            let on = BoardOn {
-                job,
-                rows,
-                boards,
-                budget,
-            };
-            board_row(on, engine, histogram, &record, out, tally);
-            return;
-        }
-        let (answer, reason) = answer(
-            job,
-            state,
-            histogram,
-            &record.puzzle,
-            record.marks.as_ref(),
-            budget,
-        );
-        let mismatch = mismatch(&record, answer.solution.as_ref());
+        // A record read as a variant board is parsed by the run's rules here; the
+        // others were parsed as 9x9 grids (or pencil marks) by the record finder.
+        let board = boards.takes(&record).then(|| boards.parse(&record));
+        let puzzle = match (&board, &record.puzzle, &record.marks) {
+            (Some(Ok(board)), _, _) => Ok(Puzzle::Board(board)),
+            (Some(Err(e)), _, _) => Err(Reason::Board(*e)),
+            (None, Err(e), _) => Err(Reason::Record(*e)),
+            (None, Ok(_), Some(marks)) => Ok(Puzzle::Marks(marks)),
+            (None, Ok(grid), None) => Ok(Puzzle::Grid(grid)),
+        };
+        let (answer, reason) = answer(on(), state, histogram, puzzle);
+        let mismatch = match &board {
+            None => mismatch(&record, answer.solution.as_ref().and_then(Solution::grid)),
+            Some(_) => boards.mismatch(&record, answer.solution.as_ref()),
+        };
         tally.add(record.line, answer.status, mismatch, uniqueness);
         tally.count_extra(record.line, &answer.extra);
         if !rows.keeps(answer.status) {
             tally.left_out += 1;
             return;
         }
+        let (puzzle, solution) = match (&board, &record.marks, &record.puzzle) {
+            (Some(Ok(board)), _, _) => {
+                let symbols = boards.symbols(board.side());
+                let solution = answer.solution.as_ref().and_then(Solution::board);
+                Cells::board(board, solution, symbols, texts)
+            }
+            (Some(Err(_)), _, _) | (None, _, Err(_)) => (Cells::Raw(record.raw), None),
+            (None, Some(_), Ok(singles)) => (
+                Cells::Marks {
+                    text: record.raw,
+                    singles,
+                },
+                grid_cells(&answer.solution),
+            ),
+            (None, None, Ok(grid)) => (Cells::Grid(grid), grid_cells(&answer.solution)),
+        };
         rows.row(
             &Row {
                 line: record.line,
-                puzzle: record.puzzle.as_ref().map_err(|_| record.raw),
-                board: None,
-                puzzle_text: record.marks.as_ref().map(|_| record.raw),
+                puzzle,
+                solution,
                 status: answer.status,
-                solution: answer.solution.as_ref(),
                 reason,
                 mismatch,
                 extra: &answer.extra,
@@ -340,6 +412,12 @@ pub fn process_chunk<J: Job>(
         );
         tally.rows += 1;
     });
+}
+
+/// A 9x9 solution's cells for a row.
+#[inline]
+fn grid_cells(solution: &Option<Solution>) -> Option<Cells<'_>> {
+    solution.as_ref().and_then(Solution::grid).map(Cells::Grid)
 }
 
 /// The row of a stream's record over the length limit, from its first bytes: `invalid`,
@@ -362,118 +440,12 @@ pub fn too_long_row<J: Job>(
     setup.rows.row(
         &Row {
             line,
-            puzzle: Err(record.raw),
-            board: None,
-            puzzle_text: None,
+            puzzle: Cells::Raw(record.raw),
             status: Status::Invalid,
             solution: None,
             reason,
             mismatch: false,
             extra: &J::Extra::default(),
-        },
-        out,
-    );
-    tally.rows += 1;
-}
-
-/// What a board record is run with.
-struct BoardOn<'a, J> {
-    job: &'a J,
-    rows: &'a RowWriter,
-    boards: &'a BoardSetup,
-    budget: Budget,
-}
-
-/// One variant board record: parse, run, time, count, write.
-#[inline(never)]
-fn board_row<J: Job>(
-    on: BoardOn<'_, J>,
-    engine: &mut J::Boards,
-    histogram: &mut Histogram<u64>,
-    record: &Record<'_>,
-    out: &mut Vec<u8>,
-    tally: &mut Tally,
-) {
-    let BoardOn {
-        job,
-        rows,
-        boards,
-        budget,
-    } = on;
-    let rules = &boards.rules;
-    let parsed = match (&record.puzzle, &record.marks) {
-        (Ok(grid), None) if rules.symbols.is_none() && rules.size.is_none_or(|s| s == 9) => {
-            Ok(Board::from_grid(grid))
-        }
-        _ => Board::parse(record.raw, rules.size, rules.symbols.as_ref()),
-    };
-    let (status, solution, reason, extra) = match &parsed {
-        Err(e) => (
-            Status::Invalid,
-            None,
-            Some(Reason::Board(*e)),
-            J::Extra::default(),
-        ),
-        Ok(board) => {
-            let start = Instant::now();
-            match job.run_board(engine, board) {
-                None => (
-                    Status::Invalid,
-                    None,
-                    Some(Reason::BoardsNotSupported),
-                    J::Extra::default(),
-                ),
-                Some(answer) => {
-                    histogram.saturating_record((start.elapsed().as_nanos() as u64).max(1));
-                    let reason = answer.problem.map(|problem| match problem {
-                        Ok(clash) => Reason::BoardClash {
-                            symbol: boards.symbols(board.side()).symbol(clash.value),
-                            kind: clash.kind,
-                            number: clash.number,
-                        },
-                        Err(e) => Reason::Geometry(e),
-                    });
-                    let reason = match answer.status {
-                        Status::Undecided => Some(Reason::Budget(budget.get())),
-                        _ => reason,
-                    };
-                    (answer.status, answer.solution, reason, answer.extra)
-                }
-            }
-        }
-    };
-    // The input's solution read by the run's rules, like the puzzle.
-    let mismatch = match (record.expected_text, &record.expected, &solution) {
-        (Some(text), _, Some(found)) => {
-            Board::parse(text, Some(found.side()), rules.symbols.as_ref()) != Ok(*found)
-        }
-        // Printed grids give a solution but no text of it.
-        (None, Some(Ok(expected)), Some(found)) => Board::from_grid(expected) != *found,
-        (None, None, _) => false,
-        _ => true,
-    };
-    tally.add(record.line, status, mismatch, job.checks_uniqueness());
-    tally.count_extra(record.line, &extra);
-    if !rows.keeps(status) {
-        tally.left_out += 1;
-        return;
-    }
-    let mut texts: BoardTexts = ([0; MAX_CELLS], [0; MAX_CELLS]);
-    let board = parsed.as_ref().ok().map(|board| {
-        let symbols = boards.symbols(board.side());
-        BoardRow::write(board, solution.as_ref(), symbols, &mut texts)
-    });
-    rows.row(
-        &Row {
-            line: record.line,
-            puzzle: Err(record.raw),
-            board,
-            puzzle_text: None,
-            status,
-            solution: None,
-            reason,
-            mismatch,
-            extra: &extra,
         },
         out,
     );

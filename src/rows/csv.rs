@@ -2,7 +2,7 @@
 
 use std::io::Write;
 
-use super::{write_u64, Row, COLUMNS};
+use super::{write_u64, Cells, Row, COLUMNS};
 use crate::grid::{Grid, CELLS};
 use crate::jobs::{Columns, Value};
 
@@ -24,17 +24,17 @@ pub(super) fn header(extra: &[&str], out: &mut Vec<u8>) {
 pub(super) fn row<E: Columns>(row: &Row<'_, E>, csv_column: Option<&str>, out: &mut Vec<u8>) {
     write_u64(out, row.line);
     out.push(b',');
-    match (row.board, row.puzzle_text, row.puzzle) {
-        (Some(board), _, _) => out.extend_from_slice(board.puzzle),
-        (None, Some(text), _) => out.extend_from_slice(text),
-        (None, None, Ok(grid)) => write_grid(out, grid),
-        (None, None, Err(raw)) => write_raw_puzzle(out, raw),
+    match row.puzzle {
+        Cells::Grid(grid) => write_grid(out, grid),
+        Cells::Board { text, .. } | Cells::Marks { text, .. } => out.extend_from_slice(text),
+        Cells::Raw(raw) => write_raw_puzzle(out, raw),
     }
     out.push(b',');
-    match (row.board, row.solution) {
-        (Some(board), _) => out.extend_from_slice(board.solution.unwrap_or_default()),
-        (None, Some(s)) => write_grid(out, s),
-        (None, None) => {}
+    match row.solution {
+        Some(Cells::Grid(s)) => write_grid(out, s),
+        Some(Cells::Board { text, .. } | Cells::Marks { text, .. }) => out.extend_from_slice(text),
+        Some(Cells::Raw(raw)) => write_raw_puzzle(out, raw),
+        None => {}
     }
     out.push(b',');
     out.extend_from_slice(row.status.word().as_bytes());

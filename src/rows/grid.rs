@@ -13,7 +13,7 @@
 //! its solution as the expected one).
 
 use super::lines::write_value;
-use super::{write_u64, Row};
+use super::{write_u64, Cells, Row};
 use crate::grid::Grid;
 use crate::jobs::{Columns, Value};
 
@@ -49,36 +49,45 @@ pub(super) fn row<E: Columns>(
             write_value(value, out);
         }
     }
-    if row.puzzle_text.is_some() {
+    if matches!(row.puzzle, Cells::Marks { .. }) {
         // Pencil marks: the cells with a single candidate are drawn as givens.
         out.extend_from_slice(b" (pencil marks; cells with one candidate shown)");
     }
     out.push(b'\n');
-    if let Some(board) = row.board {
-        board_rows(&board, out);
-        out.push(b'\n');
-        return;
-    }
     match row.puzzle {
-        Ok(puzzle) => {
+        Cells::Board { text, side } => {
+            let solution = match row.solution {
+                Some(Cells::Board { text, .. }) => Some(text),
+                _ => None,
+            };
+            board_rows(text, solution, side, out);
+        }
+        Cells::Grid(puzzle)
+        | Cells::Marks {
+            singles: puzzle, ..
+        } => {
+            let solution = match row.solution {
+                Some(Cells::Grid(solution)) => Some(solution),
+                _ => None,
+            };
             for r in 0..9 {
                 if r == 3 || r == 6 {
                     out.extend_from_slice(BAND_LINE);
-                    if row.solution.is_some() {
+                    if solution.is_some() {
                         out.extend_from_slice(GAP);
                         out.extend_from_slice(BAND_LINE);
                     }
                     out.push(b'\n');
                 }
                 grid_row(puzzle, r, out);
-                if let Some(solution) = row.solution {
+                if let Some(solution) = solution {
                     out.extend_from_slice(GAP);
                     grid_row(solution, r, out);
                 }
                 out.push(b'\n');
             }
         }
-        Err(raw) => {
+        Cells::Raw(raw) => {
             out.extend_from_slice(b"  ");
             out.extend(raw.iter().take(100).map(
                 |&b| {
@@ -110,8 +119,8 @@ fn grid_row(grid: &Grid, r: usize, out: &mut Vec<u8>) {
 
 /// A variant board drawn like a 9x9 one: symbols separated by spaces, `|` between boxes,
 /// a dashed line between bands, the solution beside the puzzle.
-fn board_rows(board: &super::BoardRow<'_>, out: &mut Vec<u8>) {
-    let (side, n) = (board.side, board.box_side);
+fn board_rows(puzzle: &[u8], solution: Option<&[u8]>, side: usize, out: &mut Vec<u8>) {
+    let n = (2..=5).find(|n| n * n == side).unwrap_or(3);
     let band_line = |out: &mut Vec<u8>| {
         for b in 0..n {
             if b > 0 {
@@ -132,14 +141,14 @@ fn board_rows(board: &super::BoardRow<'_>, out: &mut Vec<u8>) {
     for r in 0..side {
         if r > 0 && r % n == 0 {
             band_line(out);
-            if board.solution.is_some() {
+            if solution.is_some() {
                 out.extend_from_slice(GAP);
                 band_line(out);
             }
             out.push(b'\n');
         }
-        text_row(board.puzzle, r, out);
-        if let Some(solution) = board.solution {
+        text_row(puzzle, r, out);
+        if let Some(solution) = solution {
             out.extend_from_slice(GAP);
             text_row(solution, r, out);
         }

@@ -1,6 +1,6 @@
 //! Plain-text rows, fields separated by spaces: no header, no quoting.
 
-use super::{write_u64, Row};
+use super::{write_u64, Cells, Row};
 use crate::grid::{Grid, CELLS};
 use crate::jobs::{Columns, Value};
 
@@ -29,28 +29,28 @@ pub(super) fn line<E: Columns>(row: &Row<'_, E>, out: &mut Vec<u8>) {
 /// The puzzle, or a malformed record's text with anything but printable non-space
 /// ASCII shown as `?` so that the line keeps its fields.
 fn write_puzzle<E>(row: &Row<'_, E>, out: &mut Vec<u8>) {
-    if let Some(text) = row.board.map(|b| b.puzzle).or(row.puzzle_text) {
-        out.extend_from_slice(text);
-        return;
+    write_cells(&row.puzzle, out);
+}
+
+fn write_solution<E>(row: &Row<'_, E>, out: &mut Vec<u8>) {
+    match &row.solution {
+        Some(cells) => write_cells(cells, out),
+        None => out.push(b'-'),
     }
-    match row.puzzle {
-        Ok(grid) => write_grid(out, grid),
-        Err([]) => out.push(b'-'),
-        Err(raw) => {
+}
+
+fn write_cells(cells: &Cells<'_>, out: &mut Vec<u8>) {
+    match *cells {
+        Cells::Grid(grid) => write_grid(out, grid),
+        Cells::Board { text, .. } | Cells::Marks { text, .. } => out.extend_from_slice(text),
+        Cells::Raw([]) => out.push(b'-'),
+        Cells::Raw(raw) => {
             out.extend(
                 raw.iter()
                     .take(100)
                     .map(|&b| if b.is_ascii_graphic() { b } else { b'?' }),
             )
         }
-    }
-}
-
-fn write_solution<E>(row: &Row<'_, E>, out: &mut Vec<u8>) {
-    match (row.board.map(|b| b.solution), row.solution) {
-        (Some(Some(text)), _) => out.extend_from_slice(text),
-        (None, Some(s)) => write_grid(out, s),
-        _ => out.push(b'-'),
     }
 }
 

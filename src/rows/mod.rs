@@ -17,6 +17,7 @@ use std::fmt;
 use crate::grid::{Clash, Grid};
 use crate::input::{Format, Layout, RecordError};
 use crate::jobs::Columns;
+use crate::puzzle::Shape;
 use crate::report::{Status, StatusSet};
 use crate::variant::{Board, BoardError, GeometryError, Symbols, UnitKind, MAX_CELLS};
 
@@ -59,8 +60,8 @@ pub enum Reason {
         /// Its 1-based number among units of its kind.
         number: u8,
     },
-    /// The command does not take variant boards.
-    BoardsNotSupported,
+    /// The command (or its engine) does not take puzzles of this shape.
+    Refused(Shape),
     /// The search spent its budget of this many branches (`undecided`).
     Budget(u64),
 }
@@ -107,17 +108,20 @@ impl fmt::Display for Described<'_> {
                 }
             }
             (Reason::Budget(n), _) => write!(f, "search budget of {n} branches spent"),
-            (Reason::BoardsNotSupported, _) => {
+            (Reason::Refused(Shape::Board), _) => {
                 f.write_str("only solve, classify and grade take boards other than classic 9x9")
+            }
+            (Reason::Refused(Shape::Marks), _) => {
+                f.write_str("pencil-mark records are read by solve and classify only")
+            }
+            (Reason::Refused(Shape::Grid), _) => {
+                f.write_str("the command does not take classic 9x9 puzzles")
             }
             (Reason::Record(RecordError::Parse(e)), Some(column)) => write!(f, "{column}: {e}"),
             (Reason::Record(RecordError::Parse(e)), None) => write!(f, "{e}"),
             (Reason::Record(RecordError::NoGrid), _) => f.write_str("no puzzle on the line"),
             (Reason::Record(RecordError::Block(e)), _) => write!(f, "{e}"),
             (Reason::Record(RecordError::Marks(e)), _) => write!(f, "{e}"),
-            (Reason::Record(RecordError::MarksNotSupported), _) => {
-                f.write_str("pencil-mark records are read by solve and classify only")
-            }
             (Reason::Record(RecordError::TooLong { bytes, limit }), _) => write!(
                 f,
                 "record of {bytes} bytes, over the limit of {limit} (--max-record-bytes)"
@@ -142,17 +146,12 @@ impl fmt::Display for Reason {
 pub struct Row<'a, E> {
     /// 1-based line number of the record in its input.
     pub line: u64,
-    /// The puzzle as parsed, or the record's raw text when it is malformed.
-    pub puzzle: Result<&'a Grid, &'a [u8]>,
-    /// A variant board's puzzle and solution as text; written instead of `puzzle` and
-    /// `solution` when set.
-    pub board: Option<BoardRow<'a>>,
-    /// Text written in place of `puzzle` in full (a pencil-mark record's 729 marks).
-    pub puzzle_text: Option<&'a [u8]>,
+    /// The puzzle as read.
+    pub puzzle: Cells<'a>,
+    /// A solution, when there is one.
+    pub solution: Option<Cells<'a>>,
     /// The status.
     pub status: Status,
-    /// A solution, when there is one.
-    pub solution: Option<&'a Grid>,
     /// Why the record is `invalid`.
     pub reason: Option<Reason>,
     /// The input's own solution differs from the one found.
@@ -161,38 +160,54 @@ pub struct Row<'a, E> {
     pub extra: &'a E,
 }
 
-/// A variant board's texts for a row.
+/// A puzzle's or solution's cells, as a row writes them.
 #[derive(Clone, Copy, Debug)]
-pub struct BoardRow<'a> {
-    /// Symbols per unit (4, 9, 16 or 25).
-    pub side: usize,
-    /// Side of a box.
-    pub box_side: usize,
-    /// The puzzle, `.` for empty cells.
-    pub puzzle: &'a [u8],
-    /// The solution, if one was found.
-    pub solution: Option<&'a [u8]>,
+pub enum Cells<'a> {
+    /// A classic 9x9 grid, written as 81 characters with `.` for empty cells.
+    Grid(&'a Grid),
+    /// A variant board's text in its alphabet (`.` for empty cells).
+    Board {
+        /// The text, a symbol a cell.
+        text: &'a [u8],
+        /// Symbols per unit (4, 9, 16 or 25).
+        side: usize,
+    },
+    /// A pencil-mark record: its marks as read (written in full), and the grid of its
+    /// cells with a single candidate (drawn by printed grids).
+    Marks {
+        /// The 729 marks.
+        text: &'a [u8],
+        /// The cells with one candidate.
+        singles: &'a Grid,
+    },
+    /// A malformed record's text as read (shortened and made safe by each format).
+    Raw(&'a [u8]),
 }
 
 /// Text buffers for a board row's puzzle and solution.
 pub type BoardTexts = ([u8; MAX_CELLS], [u8; MAX_CELLS]);
 
-impl<'a> BoardRow<'a> {
-    /// The texts of `puzzle` and `solution` in `symbols`, written into `texts`.
-    pub fn write(
+impl<'a> Cells<'a> {
+    /// The cells of variant board `puzzle` and of its `solution`, written in `symbols`
+    /// into `texts`.
+    pub fn board(
         puzzle: &Board,
         solution: Option<&Board>,
         symbols: &Symbols,
         texts: &'a mut BoardTexts,
-    ) -> BoardRow<'a> {
+    ) -> (Cells<'a>, Option<Cells<'a>>) {
         let side = puzzle.side();
         let (puzzle_text, solution_text) = (&mut texts.0, &mut texts.1);
-        BoardRow {
-            side,
-            box_side: (2..=5).find(|n| n * n == side).unwrap_or(3),
-            puzzle: puzzle.write(symbols, puzzle_text),
-            solution: solution.map(|s| s.write(symbols, solution_text)),
-        }
+        (
+            Cells::Board {
+                text: puzzle.write(symbols, puzzle_text),
+                side,
+            },
+            solution.map(|s| Cells::Board {
+                text: s.write(symbols, solution_text),
+                side,
+            }),
+        )
     }
 }
 

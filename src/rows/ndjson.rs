@@ -3,9 +3,18 @@
 
 use std::io::Write;
 
-use super::{write_u64, Row, COLUMNS};
+use super::{write_u64, Cells, Row, COLUMNS};
 use crate::grid::{Grid, CELLS};
 use crate::jobs::{Columns, Value};
+
+/// Appends cells as a JSON string (a malformed record's first 100 bytes).
+fn cells(out: &mut Vec<u8>, cells: &Cells<'_>) {
+    match *cells {
+        Cells::Grid(grid) => grid_string(out, grid),
+        Cells::Board { text, .. } | Cells::Marks { text, .. } => string(out, text),
+        Cells::Raw(raw) => string(out, &raw[..raw.len().min(100)]),
+    }
+}
 
 /// Appends one object and a newline.
 pub(super) fn row<E: Columns>(
@@ -16,17 +25,11 @@ pub(super) fn row<E: Columns>(
     out.extend_from_slice(b"{\"line\":");
     write_u64(out, row.line);
     key(out, COLUMNS[1]);
-    match (row.board, row.puzzle_text, row.puzzle) {
-        (Some(board), _, _) => string(out, board.puzzle),
-        (None, Some(text), _) => string(out, text),
-        (None, None, Ok(grid)) => grid_string(out, grid),
-        (None, None, Err(raw)) => string(out, &raw[..raw.len().min(100)]),
-    }
+    cells(out, &row.puzzle);
     key(out, COLUMNS[2]);
-    match (row.board.map(|b| b.solution), row.solution) {
-        (Some(Some(text)), _) => string(out, text),
-        (None, Some(s)) => grid_string(out, s),
-        _ => out.extend_from_slice(b"null"),
+    match &row.solution {
+        Some(solution) => cells(out, solution),
+        None => out.extend_from_slice(b"null"),
     }
     key(out, COLUMNS[3]);
     string(out, row.status.word().as_bytes());

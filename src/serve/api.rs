@@ -35,7 +35,7 @@ use crate::pipeline::{self, run_stream, RunOptions, Worker};
 use crate::report::StatusCounts;
 use crate::rows::{OutputFormat, Reason, RowWriter};
 use crate::validate::validate as check_grid;
-use crate::variant::BoardRules;
+use crate::variant::{BoardRules, Symbols, MAX_CELLS};
 
 /// Shared state as handlers see it.
 type Shared = State<Arc<AppState>>;
@@ -548,9 +548,12 @@ pub(super) async fn generate(
             .collect();
         let writer = RowWriter::new(OutputFormat::Ndjson, None);
         let mut rows = JSON_LIST_START.to_vec();
+        let symbols = Symbols::default_for(9);
+        let mut texts = Box::new(([0; MAX_CELLS], [0; MAX_CELLS]));
         for (index, record) in made.into_iter().enumerate() {
             let (made, extra): (_, Generated) = record?;
-            writer.row(&pipeline::made_row(index as u64, &made, &extra), &mut rows);
+            let row = pipeline::made_row(index as u64, &made, &extra, &symbols, &mut texts);
+            writer.row(&row, &mut rows);
         }
         Ok(rows)
     })

@@ -9,10 +9,10 @@ use rayon::ThreadPool;
 use tokio::sync::Semaphore;
 
 use crate::batch::workers;
-use crate::engine::Engine;
+use crate::engine::{Engine, Fast};
 use crate::jobs::{Canon, Classify, Grade, Solve};
 use crate::pipeline::Worker;
-use crate::solver::Solver;
+use crate::variant::Variant;
 
 /// Shared, read-only but for the workers' locks.
 pub(super) struct AppState {
@@ -27,7 +27,7 @@ pub(super) struct AppState {
     /// Workers of `canon`, one per pool thread.
     pub canon: Vec<Mutex<Worker<Canon>>>,
     /// Engines for `generate`, one per pool thread.
-    pub engines: Vec<Mutex<Box<Solver>>>,
+    pub engines: Vec<Mutex<Box<Fast>>>,
     /// Places for requests being worked on.
     pub inflight: Arc<Semaphore>,
     /// The body limit (for messages).
@@ -54,7 +54,9 @@ impl AppState {
             classify: workers(&Classify::new(), threads),
             grade: workers(&Grade::new(), threads),
             canon: workers(&Canon::new(), threads),
-            engines: (0..threads).map(|_| Mutex::new(Solver::boxed())).collect(),
+            engines: (0..threads)
+                .map(|_| Mutex::new(Fast::new(Variant::Classic)))
+                .collect(),
             inflight: Arc::new(Semaphore::new(limits.max_inflight.max(1))),
             max_body: limits.max_body,
             max_json: limits.max_json.min(limits.max_body),
