@@ -26,11 +26,12 @@ use crate::engine::Budget;
 use crate::grid::Grid;
 use crate::input::RecordError;
 use crate::jobs::Job;
-use crate::pipeline::Worker;
-use crate::puzzle::Solution;
+use crate::marks::{Marks, MARKS_LEN};
+use crate::pipeline::{BoardSetup, Worker};
+use crate::puzzle::{Puzzle, Solution};
 use crate::report::Status;
-use crate::rows::{Cells, Reason, Row, RowWriter};
-use crate::variant::Variant;
+use crate::rows::{BoardTexts, Cells, Reason, Row, RowWriter};
+use crate::variant::{Board, MAX_CELLS};
 
 /// Puzzles handed to a worker at a time.
 const BATCH: usize = 256;
@@ -40,16 +41,16 @@ const BATCH: usize = 256;
 pub struct RecordResult<E> {
     /// The status.
     pub status: Status,
-    /// A solution, when one was found.
-    pub solution: Option<Grid>,
+    /// A solution, when one was found: a grid, or a variant board.
+    pub solution: Option<Solution>,
     /// Why the record is `invalid`.
     pub reason: Option<Reason>,
     /// The job's own columns.
     pub extra: E,
 }
 
-/// Parses one in-memory record: the whole text (surrounding whitespace ignored) is the
-/// puzzle.
+/// Parses one in-memory record as a classic 9x9 grid: the whole text (surrounding
+/// whitespace ignored) is the puzzle.
 pub fn parse_record(text: &[u8]) -> Result<Grid, RecordError> {
     let text = text.trim_ascii();
     if text.is_empty() {
@@ -58,47 +59,90 @@ pub fn parse_record(text: &[u8]) -> Result<Grid, RecordError> {
     Grid::parse(text).map_err(RecordError::Parse)
 }
 
+/// One in-memory record, read as the command line reads a line: a variant board under
+/// `boards`' rules (or when it has 16, 256 or 625 cells), pencil marks when it has 729
+/// characters, else a 9x9 grid. Held inline (a record must not allocate).
+#[allow(clippy::large_enum_variant)]
+pub enum Parsed {
+    /// A 9x9 grid, or why the text is none.
+    Grid(Result<Grid, RecordError>),
+    /// Pencil marks.
+    Marks(Result<Marks, RecordError>),
+    /// A variant board, or why the text is none.
+    Board(Result<Board, Reason>),
+}
+
+impl Parsed {
+    /// Reads `text` under `boards`' rules.
+    pub fn of(text: &[u8], boards: &BoardSetup) -> Parsed {
+        let trimmed = text.trim_ascii();
+        if boards.takes_text(trimmed) {
+            return Parsed::Board(boards.parse_text(trimmed).map_err(Reason::Board));
+        }
+        if trimmed.len() == MARKS_LEN {
+            return Parsed::Marks(Marks::parse(trimmed).map_err(RecordError::Marks));
+        }
+        Parsed::Grid(parse_record(trimmed))
+    }
+
+    /// The puzzle, or the reason there is none.
+    pub fn puzzle(&self) -> Result<Puzzle<'_>, Reason> {
+        match self {
+            Parsed::Grid(Ok(grid)) => Ok(Puzzle::Grid(grid)),
+            Parsed::Marks(Ok(marks)) => Ok(Puzzle::Marks(marks)),
+            Parsed::Board(Ok(board)) => Ok(Puzzle::Board(board)),
+            Parsed::Grid(Err(e)) | Parsed::Marks(Err(e)) => Err(Reason::Record(*e)),
+            Parsed::Board(Err(reason)) => Err(*reason),
+        }
+    }
+}
+
 /// Runs `job` on every puzzle on the current rayon pool (the global one, or the one a
-/// caller entered with `ThreadPool::install`), results in input order.
+/// caller entered with `ThreadPool::install`), results in input order. Records of 16,
+/// 256 or 625 cells are read as variant boards, as on the command line.
 pub fn run_puzzles<J, P>(job: &J, puzzles: &[P]) -> Vec<RecordResult<J::Extra>>
+where
+    J: Job,
+    P: AsRef<[u8]> + Sync,
+{
+    run_puzzles_in(job, puzzles, &BoardSetup::default())
+}
+
+/// [`run_puzzles`] with every record read by `boards`' rules (size, variant, symbols).
+pub fn run_puzzles_in<J, P>(
+    job: &J,
+    puzzles: &[P],
+    boards: &BoardSetup,
+) -> Vec<RecordResult<J::Extra>>
 where
     J: Job,
     P: AsRef<[u8]> + Sync,
 {
     // One worker per pool thread (a worker holds an engine and a latency histogram of
     // a few hundred KiB: made per batch, they would cost more than small batches' work).
-    let workers = workers(job, rayon::current_num_threads());
-    run_puzzles_with(job, &workers, puzzles)
+    let workers = workers(job, rayon::current_num_threads(), boards);
+    run_puzzles_until(job, &workers, puzzles, boards, &AtomicBool::new(false))
+        .expect("never cancelled")
 }
 
-/// `count` fresh workers for `job` on the default budget, for [`run_puzzles_with`] (a
-/// server keeps one set per job for its whole life).
-pub fn workers<J: Job>(job: &J, count: usize) -> Vec<Mutex<Worker<J>>> {
+/// `count` fresh workers for `job` on the default budget, with engines for `boards`'
+/// variant, for [`run_puzzles_until`] (a server keeps one set per job for its whole
+/// life).
+pub fn workers<J: Job>(job: &J, count: usize, boards: &BoardSetup) -> Vec<Mutex<Worker<J>>> {
     (0..count.max(1))
-        .map(|_| Mutex::new(Worker::new(job, Variant::Classic, Budget::DEFAULT)))
+        .map(|_| Mutex::new(Worker::new(job, boards.variant(), Budget::DEFAULT)))
         .collect()
 }
 
-/// [`run_puzzles`] with workers kept by the caller: pool thread `i` uses
-/// `workers[i % workers.len()]`, so one worker per pool thread means no waiting.
-pub fn run_puzzles_with<J, P>(
-    job: &J,
-    workers: &[Mutex<Worker<J>>],
-    puzzles: &[P],
-) -> Vec<RecordResult<J::Extra>>
-where
-    J: Job,
-    P: AsRef<[u8]> + Sync,
-{
-    run_puzzles_until(job, workers, puzzles, &AtomicBool::new(false)).expect("never cancelled")
-}
-
-/// [`run_puzzles_with`], stopping early when `cancel` is set (a server whose request timed
-/// out): the puzzles not yet started are skipped, and the answer is `None`.
+/// Runs `job` on every puzzle with workers kept by the caller (made for `boards`'
+/// variant), stopping early when `cancel` is set (a server whose request timed out):
+/// the puzzles not yet started are skipped, and the answer is `None`. Pool thread `i`
+/// uses `workers[i % workers.len()]`, so one worker per pool thread means no waiting.
 pub fn run_puzzles_until<J, P>(
     job: &J,
     workers: &[Mutex<Worker<J>>],
     puzzles: &[P],
+    boards: &BoardSetup,
     cancel: &AtomicBool,
 ) -> Option<Vec<RecordResult<J::Extra>>>
 where
@@ -123,10 +167,11 @@ where
                 if cancel.load(Ordering::Relaxed) {
                     return;
                 }
-                let (answer, reason) = worker.answer(job, &parse_record(text.as_ref()));
+                let parsed = Parsed::of(text.as_ref(), boards);
+                let (answer, reason) = worker.answer(job, parsed.puzzle(), boards);
                 *result = RecordResult {
                     status: answer.status,
-                    solution: answer.solution.as_ref().and_then(Solution::grid).copied(),
+                    solution: answer.solution,
                     reason,
                     extra: answer.extra,
                 };
@@ -135,30 +180,55 @@ where
     (!cancel.load(Ordering::Relaxed)).then_some(results)
 }
 
-/// Appends the rows for `puzzles` and their `results` (from [`run_puzzles`]) to `out`
-/// (no header: [`RowWriter::header`] writes it); `line` counts from `first_line` for
-/// the first of `puzzles` (1 for a whole list, more for a later slice of one).
+/// Appends the rows for `puzzles` and their `results` (from [`run_puzzles`], read by
+/// `boards`' rules) to `out` (no header: [`RowWriter::header`] writes it); `line`
+/// counts from `first_line` for the first of `puzzles` (1 for a whole list, more for a
+/// later slice of one).
 pub fn write_rows<E, P>(
     rows: &RowWriter,
     puzzles: &[P],
     results: &[RecordResult<E>],
+    boards: &BoardSetup,
     first_line: u64,
     out: &mut Vec<u8>,
 ) where
     E: crate::jobs::Columns,
     P: AsRef<[u8]>,
 {
+    let mut texts: BoardTexts = ([0; MAX_CELLS], [0; MAX_CELLS]);
     for (i, (text, result)) in puzzles.iter().zip(results).enumerate() {
-        let parsed = parse_record(text.as_ref());
+        let parsed = Parsed::of(text.as_ref(), boards);
+        let raw = text.as_ref().trim_ascii();
+        fn grid(s: &Option<Solution>) -> Option<Cells<'_>> {
+            s.as_ref().and_then(Solution::grid).map(Cells::Grid)
+        }
+        let singles = match &parsed {
+            Parsed::Marks(Ok(marks)) => marks.singles(),
+            _ => Grid::EMPTY,
+        };
+        let (puzzle, solution) = match &parsed {
+            Parsed::Grid(Ok(g)) => (Cells::Grid(g), grid(&result.solution)),
+            Parsed::Marks(Ok(_)) => (
+                Cells::Marks {
+                    text: raw,
+                    singles: &singles,
+                },
+                grid(&result.solution),
+            ),
+            Parsed::Board(Ok(board)) => Cells::board(
+                board,
+                result.solution.as_ref().and_then(Solution::board),
+                boards.symbols(board.side()),
+                &mut texts,
+            ),
+            _ => (Cells::Raw(raw), None),
+        };
         rows.row(
             &Row {
                 line: first_line + i as u64,
-                puzzle: match &parsed {
-                    Ok(grid) => Cells::Grid(grid),
-                    Err(_) => Cells::Raw(text.as_ref().trim_ascii()),
-                },
+                puzzle,
                 status: result.status,
-                solution: result.solution.as_ref().map(Cells::Grid),
+                solution,
                 reason: result.reason,
                 mismatch: false,
                 extra: &result.extra,

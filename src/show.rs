@@ -95,8 +95,13 @@ pub fn show(
         crate::engine::Budget::DEFAULT,
     );
     let mut text = String::new();
+    let boards = crate::pipeline::BoardSetup::default();
     for p in &picked {
-        let (answer, reason) = worker.answer(&job, &p.puzzle);
+        let puzzle = match &p.puzzle {
+            Ok(grid) => Ok(crate::puzzle::Puzzle::Grid(grid)),
+            Err(e) => Err(crate::rows::Reason::Record(*e)),
+        };
+        let (answer, reason) = worker.answer(&job, puzzle, &boards);
         let csv_column =
             (layout.format == crate::input::Format::Csv).then_some(&*layout.puzzle_name);
         let _ = write!(text, "{}", paint(style, "1", &format!("line {}", p.line)));

@@ -6,6 +6,7 @@ mod common;
 
 use sudoku_batch::batch::{run_puzzles, write_rows};
 use sudoku_batch::jobs::{Classify, Minimize, Solve};
+use sudoku_batch::pipeline::BoardSetup;
 use sudoku_batch::report::Status;
 use sudoku_batch::rows::{OutputFormat, RowWriter};
 use sudoku_batch::{Grid, Solver};
@@ -130,6 +131,7 @@ fn in_memory_rows_equal_the_file_pipeline() {
             &rows,
             &puzzles,
             &run_puzzles(&Classify::new(), &puzzles),
+            &BoardSetup::default(),
             1,
             &mut out,
         );
@@ -144,6 +146,7 @@ fn in_memory_rows_equal_the_file_pipeline() {
             &rows,
             &puzzles,
             &run_puzzles(&Solve::new(), &puzzles),
+            &BoardSetup::default(),
             1,
             &mut out,
         );
@@ -155,6 +158,7 @@ fn in_memory_rows_equal_the_file_pipeline() {
             &rows,
             &first,
             &run_puzzles(&Minimize::new(), &first),
+            &BoardSetup::default(),
             1,
             &mut out,
         );

@@ -9,7 +9,7 @@ use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use serde_json::Value;
+use serde_json::{json, Value};
 use sudoku_batch::{Classification, Grid, Solver};
 
 /// A running server, stopped when dropped.
@@ -315,6 +315,86 @@ fn dataset_bodies_take_variant_boards() {
         let error = bad.json()["error"].as_str().unwrap().to_string();
         assert!(error.contains(fragment), "{query}: {error}");
     }
+}
+
+/// JSON requests take variant boards as the command line does (`size`, `variant`,
+/// `symbols`, or boards by length): the same fields as the CLI's NDJSON rows, but for
+/// `line`.
+#[test]
+fn json_requests_take_variant_boards() {
+    let server = Server::start(&[]);
+    for (endpoint, file, rules, args) in [
+        ("solve", "variants/solo-16x16.txt", json!({}), &[][..]),
+        (
+            "classify",
+            "variants/solo-diagonal-9x9.txt",
+            json!({"variant": "diagonal"}),
+            &["--variant", "diagonal"][..],
+        ),
+        (
+            "grade",
+            "variants/wpf-gp-diagonal.txt",
+            json!({"variant": "diagonal"}),
+            &["--variant", "diagonal"][..],
+        ),
+        (
+            "classify",
+            "variants/solo-4x4.txt",
+            json!({"size": 4}),
+            &["--size", "4"][..],
+        ),
+    ] {
+        let path = common::data(file);
+        let cli = common::stdout_of(
+            &[
+                &[endpoint, path.to_str().unwrap(), "-q"][..],
+                args,
+                &["--output-format", "ndjson"],
+            ]
+            .concat(),
+        );
+        let want: Vec<Value> = String::from_utf8(cli)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        // The puzzles as the CLI read them (some files give a solution beside each).
+        let boards: Vec<&Value> = want.iter().map(|row| &row["puzzle"]).collect();
+        let mut body = rules.clone();
+        body["puzzles"] = json!(boards);
+        let served = post(
+            &server.url(&format!("/v1/{endpoint}")),
+            "application/json",
+            &body.to_string(),
+        );
+        assert_eq!(served.status, 200, "{file}: {}", served.body);
+        let results = served.json()["results"].as_array().unwrap().clone();
+        assert_eq!(results.len(), want.len(), "{file}");
+        for (got, want) in results.iter().zip(&want) {
+            for key in ["puzzle", "solution", "status", "reason"] {
+                assert_eq!(got[key], want[key], "{file}: {key}");
+            }
+            if endpoint == "grade" {
+                assert_eq!(got["rating"], want["rating"], "{file}");
+            }
+        }
+    }
+    let bad = post(
+        &server.url("/v1/classify"),
+        "application/json",
+        &json!({"puzzle": "1234", "variant": "hexagonal"}).to_string(),
+    );
+    assert_eq!(bad.status, 400, "{}", bad.body);
+    assert!(bad.json()["error"].as_str().unwrap().contains("hexagonal"));
+    // Rules a job does not take give that record a reason, as on the command line.
+    let canon = post(
+        &server.url("/v1/canon"),
+        "application/json",
+        &json!({"puzzle": "1...".repeat(4), "size": 4}).to_string(),
+    )
+    .json();
+    assert_eq!(canon["status"], "invalid");
+    assert!(canon["reason"].as_str().unwrap().contains("boards"));
 }
 
 #[test]

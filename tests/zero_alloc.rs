@@ -356,34 +356,46 @@ fn pencil_mark_records_allocate_nothing() {
 
 /// The in-memory path front ends use (`serve`'s JSON requests, Python): with the
 /// workers kept, a call costs a fixed few allocations (the results) however many
-/// puzzles it holds.
+/// puzzles it holds, grids or variant boards.
 #[test]
 fn in_memory_batches_allocate_nothing_per_record() {
-    use sudoku_batch::batch::{run_puzzles_with, workers};
-    let lines: Vec<[u8; 81]> = puzzles().iter().map(Grid::to_line).collect();
+    use sudoku_batch::batch::{run_puzzles_until, workers};
+    use sudoku_batch::variant::{BoardRules, Variant};
+    let grids: Vec<Vec<u8>> = puzzles().iter().map(|p| p.to_line().to_vec()).collect();
+    let text = std::fs::read_to_string(common::data("variants/solo-diagonal-9x9.txt")).unwrap();
+    let boards: Vec<Vec<u8>> = text.lines().map(|l| l.as_bytes().to_vec()).collect();
+    let diagonal = BoardSetup::new(BoardRules {
+        variant: Variant::Diagonal,
+        ..BoardRules::default()
+    });
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(1)
         .build()
         .unwrap();
     let job = Classify::new();
-    let kept = workers(&job, 1);
-    // Counted on the pool's thread, where the work runs.
-    let cost = |n: usize| {
-        pool.install(|| {
-            allocations(|| {
-                let results = run_puzzles_with(&job, &kept, &lines[..n]);
-                assert_eq!(results.len(), n);
-                std::hint::black_box(results);
+    for (records, rules) in [(&grids, BoardSetup::default()), (&boards, diagonal)] {
+        let kept = workers(&job, 1, &rules);
+        let never = AtomicBool::new(false);
+        // Counted on the pool's thread, where the work runs.
+        let cost = |n: usize| {
+            pool.install(|| {
+                allocations(|| {
+                    let results =
+                        run_puzzles_until(&job, &kept, &records[..n], &rules, &never).unwrap();
+                    assert_eq!(results.len(), n);
+                    std::hint::black_box(results);
+                })
             })
-        })
-    };
-    cost(100);
-    let (small, large) = (cost(100), cost(10_000));
-    assert_eq!(
-        small, large,
-        "allocations grow with the puzzles: {small} vs {large}"
-    );
-    assert!(large <= 2, "{large} allocations for one call");
+        };
+        let many = records.len().min(10_000);
+        cost(many);
+        let (small, large) = (cost(many / 10), cost(many));
+        assert_eq!(
+            small, large,
+            "allocations grow with the puzzles: {small} vs {large}"
+        );
+        assert!(large <= 2, "{large} allocations for one call");
+    }
 }
 
 /// Variant boards (16x16 and 25x25 sized by their length, 9x9 diagonal by the rules, all

@@ -13,7 +13,7 @@ use pyo3::exceptions::{PyKeyboardInterrupt, PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList};
 use rayon::prelude::*;
-use sudoku_batch::batch::{run_puzzles, RecordResult};
+use sudoku_batch::batch::{run_puzzles_in, RecordResult};
 use sudoku_batch::classes::{first_of_each_class, KeyBy};
 use sudoku_batch::engine::{Engine, Fast};
 use sudoku_batch::generate::{Pattern, Spec, Target, MIN_GIVENS};
@@ -21,9 +21,11 @@ use sudoku_batch::grader::Levels;
 use sudoku_batch::input::{open_file, ColumnChoice};
 use sudoku_batch::jobs::{Canon, Classify, Generate, Grade, Job, MadeRecord, Solve};
 use sudoku_batch::output::Output;
+use sudoku_batch::pipeline::BoardSetup;
 use sudoku_batch::pipeline::{run_file, RunOptions};
+use sudoku_batch::puzzle::Solution;
 use sudoku_batch::report::Status;
-use sudoku_batch::variant::{BoardRules, Variant};
+use sudoku_batch::variant::{BoardRules, Variant, MAX_CELLS};
 
 /// Records run between two checks for Ctrl-C.
 const SLICE: usize = 1 << 16;
@@ -52,10 +54,11 @@ fn pool(py: Python<'_>, threads: Option<usize>) -> PyResult<rayon::ThreadPool> {
 }
 
 /// What the native functions return: a status code per puzzle (an index into
-/// `STATUS_WORDS`), the solutions as 81 bytes each (all `.` when there is none), and the
-/// reasons of the invalid ones as (index, text) pairs. Flat buffers, so that NumPy
-/// wraps them without a Python object per puzzle.
-type Results = (Py<PyBytes>, Py<PyBytes>, Vec<(usize, String)>);
+/// `STATUS_WORDS`), the solutions as `width` bytes each (81 unless a variant board is
+/// larger; NUL-padded, all NUL when there is none), `width`, and the reasons of the
+/// invalid ones as (index, text) pairs. Flat buffers, so that NumPy wraps them without a
+/// Python object per puzzle.
+type Results = (Py<PyBytes>, Py<PyBytes>, usize, Vec<(usize, String)>);
 
 /// `canon`'s own results: the canonical forms, 81 ASCII digits each (81 spaces for a
 /// malformed puzzle, which has none), and the automorphism counts (0 for malformed
@@ -79,6 +82,18 @@ fn status_code(status: Status) -> u8 {
         .unwrap_or(4) as u8
 }
 
+/// How records are read: variant boards by `size`, `variant` and `symbols` as on the
+/// command line (records of 16, 256 or 625 cells are boards without them).
+fn board_setup(
+    size: Option<usize>,
+    variant: Option<&str>,
+    symbols: Option<&str>,
+) -> PyResult<BoardSetup> {
+    BoardRules::parse(size, variant, symbols)
+        .map(BoardSetup::new)
+        .map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
 /// Runs `job` on `puzzles` slice by slice, the GIL released during each slice and
 /// signals checked between them.
 fn run<J: Job, P: AsRef<[u8]> + Sync>(
@@ -86,11 +101,12 @@ fn run<J: Job, P: AsRef<[u8]> + Sync>(
     job: &J,
     puzzles: &[P],
     threads: Option<usize>,
+    boards: &BoardSetup,
 ) -> PyResult<Vec<RecordResult<J::Extra>>> {
     let pool = pool(py, threads)?;
     let mut all: Vec<RecordResult<J::Extra>> = Vec::with_capacity(puzzles.len());
     for slice in puzzles.chunks(SLICE) {
-        all.extend(py.allow_threads(|| pool.install(|| run_puzzles(job, slice))));
+        all.extend(py.allow_threads(|| pool.install(|| run_puzzles_in(job, slice, boards))));
         if py.check_signals().is_err() {
             return Err(PyKeyboardInterrupt::new_err("interrupted"));
         }
@@ -98,18 +114,37 @@ fn run<J: Job, P: AsRef<[u8]> + Sync>(
     Ok(all)
 }
 
-/// Flat buffers of statuses and solutions, and the reasons of invalid records.
-fn collect<E>(py: Python<'_>, results: &[RecordResult<E>]) -> PyResult<Results> {
+/// Flat buffers of statuses and solutions (boards written in `boards`' symbols), and
+/// the reasons of invalid records.
+fn collect<E>(
+    py: Python<'_>,
+    results: &[RecordResult<E>],
+    boards: &BoardSetup,
+) -> PyResult<Results> {
     let n = results.len();
+    let width = results
+        .iter()
+        .filter_map(|r| r.solution.as_ref().and_then(Solution::board))
+        .map(|b| b.side() * b.side())
+        .fold(81, usize::max);
     let mut statuses = Vec::with_capacity(n);
-    let mut solutions = vec![b'.'; n * 81];
+    let mut solutions = vec![0u8; n * width];
     let mut reasons = Vec::new();
+    let mut text = [0u8; MAX_CELLS];
     for (i, r) in results.iter().enumerate() {
         statuses.push(status_code(r.status));
-        if let Some(s) = r.solution {
-            let mut line = [0u8; 81];
-            s.write_line(&mut line);
-            solutions[i * 81..i * 81 + 81].copy_from_slice(&line);
+        let slot = &mut solutions[i * width..(i + 1) * width];
+        match &r.solution {
+            Some(Solution::Grid(s)) => {
+                let mut line = [0u8; 81];
+                s.write_line(&mut line);
+                slot[..81].copy_from_slice(&line);
+            }
+            Some(Solution::Board(b)) => {
+                let written = b.write(boards.symbols(b.side()), &mut text);
+                slot[..written.len()].copy_from_slice(written);
+            }
+            None => {}
         }
         if let Some(reason) = r.reason {
             reasons.push((i, reason.to_string()));
@@ -118,6 +153,7 @@ fn collect<E>(py: Python<'_>, results: &[RecordResult<E>]) -> PyResult<Results> 
     Ok((
         PyBytes::new_bound(py, &statuses).unbind(),
         PyBytes::new_bound(py, &solutions).unbind(),
+        width,
         reasons,
     ))
 }
@@ -127,18 +163,27 @@ fn by_name<P: AsRef<[u8]> + Sync>(
     job: &str,
     puzzles: &[P],
     threads: Option<usize>,
+    boards: &BoardSetup,
 ) -> PyResult<(Results, Forms)> {
     match job {
         "solve" => Ok((
-            collect(py, &run(py, &Solve::new(), puzzles, threads)?)?,
+            collect(
+                py,
+                &run(py, &Solve::new(), puzzles, threads, boards)?,
+                boards,
+            )?,
             None,
         )),
         "classify" => Ok((
-            collect(py, &run(py, &Classify::new(), puzzles, threads)?)?,
+            collect(
+                py,
+                &run(py, &Classify::new(), puzzles, threads, boards)?,
+                boards,
+            )?,
             None,
         )),
         "canon" => {
-            let results = run(py, &Canon::new(), puzzles, threads)?;
+            let results = run(py, &Canon::new(), puzzles, threads, boards)?;
             let mut forms = vec![b' '; results.len() * 81];
             let mut automorphisms = Vec::with_capacity(results.len());
             for (i, r) in results.iter().enumerate() {
@@ -149,23 +194,28 @@ fn by_name<P: AsRef<[u8]> + Sync>(
                 automorphisms.push(canonical.map_or(0, |c| c.automorphisms));
             }
             let forms = PyBytes::new_bound(py, &forms).unbind();
-            Ok((collect(py, &results)?, Some((forms, automorphisms))))
+            Ok((collect(py, &results, boards)?, Some((forms, automorphisms))))
         }
         other => Err(PyValueError::new_err(format!("unknown job {other:?}"))),
     }
 }
 
-/// Puzzle texts (str or bytes) through `job` ("solve", "classify" or "canon").
+/// Puzzle texts (str or bytes) through `job` ("solve", "classify" or "canon"), variant
+/// boards read by `size`, `variant` and `symbols`.
 #[pyfunction]
-#[pyo3(signature = (job, puzzles, threads=None))]
+#[pyo3(signature = (job, puzzles, threads=None, size=None, variant=None, symbols=None))]
 fn run_texts(
     py: Python<'_>,
     job: &str,
     puzzles: &Bound<'_, PyList>,
     threads: Option<usize>,
+    size: Option<usize>,
+    variant: Option<&str>,
+    symbols: Option<&str>,
 ) -> PyResult<(Results, Forms)> {
+    let boards = board_setup(size, variant, symbols)?;
     let texts = texts_of(puzzles)?;
-    by_name(py, job, &texts, threads)
+    by_name(py, job, &texts, threads, &boards)
 }
 
 /// The items of a list of str or bytes, as bytes.
@@ -234,7 +284,7 @@ fn run_cells(
 ) -> PyResult<(Results, Forms)> {
     let text = cell_text(&cells, ascii)?;
     let rows: Vec<&[u8]> = text.chunks_exact(81).collect();
-    by_name(py, job, &rows, threads)
+    by_name(py, job, &rows, threads, &BoardSetup::default())
 }
 
 /// The index of the first puzzle of each class, `by` "canonical" or "text".
@@ -288,23 +338,25 @@ fn dedupe_cells(
 /// Grades puzzle texts: the classify results plus, per puzzle, a level code (index
 /// into the grader's levels, 255 when not graded) and the rating in tenths.
 #[pyfunction]
-#[pyo3(signature = (puzzles, threads=None))]
+#[pyo3(signature = (puzzles, threads=None, size=None, variant=None, symbols=None))]
 fn grade_texts(
     py: Python<'_>,
     puzzles: &Bound<'_, PyList>,
     threads: Option<usize>,
+    size: Option<usize>,
+    variant: Option<&str>,
+    symbols: Option<&str>,
 ) -> PyResult<(Results, Py<PyBytes>, Vec<u16>)> {
+    let boards = board_setup(size, variant, symbols)?;
     let puzzles = texts_of(puzzles)?;
-    let pool = pool(py, threads)?;
-    let job = Grade::new();
-    let results = py.allow_threads(|| pool.install(|| run_puzzles(&job, &puzzles)));
+    let results = run(py, &Grade::new(), &puzzles, threads, &boards)?;
     let mut levels = Vec::with_capacity(results.len());
     let mut ratings = Vec::with_capacity(results.len());
     for r in &results {
         levels.push(r.extra.grade.map_or(255, |g| g.level as u8));
         ratings.push(r.extra.grade.map_or(0, |g| g.rating));
     }
-    let base = collect(py, &results)?;
+    let base = collect(py, &results, &boards)?;
     Ok((base, PyBytes::new_bound(py, &levels).unbind(), ratings))
 }
 

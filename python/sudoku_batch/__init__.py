@@ -8,10 +8,16 @@
 `puzzles` may be a list of str (or bytes), a NumPy array of 81-byte strings (dtype S81,
 read in place) or an (n, 81) uint8 array of cell values (0 = empty), a pandas Series of
 str, or a pyarrow string array. Results are a dict of NumPy arrays keyed `status`
-(str), `solution` (81-byte ASCII strings, dtype S81, empty when there is none; use
+(str), `solution` (ASCII strings, dtype S81, empty when there is none; use
 `.astype(str)` for text) and `reason` (str, empty unless invalid), one entry per puzzle
 in input order (or a pyarrow Table with
-`as_arrow=True`). The GIL is released while solving; Ctrl-C stops between slices of
+`as_arrow=True`).
+
+Variant boards are read as on the command line: texts of 16, 256 or 625 cells are
+4x4, 16x16 or 25x25 boards, and `size`, `variant` ("classic", "diagonal", "windoku")
+and `symbols` (an alphabet) read every text by those rules. A board's solution is
+written in its symbols, and the `solution` array is as wide as the largest (S256 for
+16x16, S625 for 25x25). The GIL is released while solving; Ctrl-C stops between slices of
 65,536 puzzles. Malformed puzzles are `invalid` with a reason, as in the command line.
 """
 import json
@@ -63,15 +69,23 @@ def _dispatch(puzzles, on_texts, on_cells):
     raise TypeError(f"unsupported puzzles type {type(puzzles).__name__}")
 
 
-def _native_run(job, puzzles, threads):
+def _native_run(job, puzzles, threads, rules=(None, None, None)):
     _check_threads(threads)
+    size, variant, symbols = rules
+    # An (n, 81) array holds classic grids; under other rules its rows are read as texts.
+    plain = rules == (None, None, None)
     return _dispatch(puzzles,
-                     lambda texts: _native.run_texts(job, texts, threads),
-                     lambda cells, ascii: _native.run_cells(job, cells, ascii, threads))
+                     lambda texts: _native.run_texts(job, texts, threads, size, variant,
+                                                     symbols),
+                     lambda cells, ascii: (_native.run_cells(job, cells, ascii, threads)
+                                           if plain else
+                                           _native.run_texts(job, _cell_texts(cells, ascii),
+                                                             threads, size, variant,
+                                                             symbols)))
 
 
-def _run(job, puzzles, threads, as_arrow):
-    out, _ = _native_run(job, puzzles, threads)
+def _run(job, puzzles, threads, as_arrow, rules):
+    out, _ = _native_run(job, puzzles, threads, rules)
     result = _result(*out)
     if as_arrow:
         import pyarrow as pa
@@ -95,15 +109,15 @@ def _cell_texts(cells, ascii):
     return [row.tobytes() for row in cells]
 
 
-def _result(codes, solutions, reasons):
+def _result(codes, solutions, width, reasons):
     n = len(codes)
     status = _STATUS_WORDS[np.frombuffer(codes, dtype=np.uint8)]
     # ASCII bytes, taken as they come from the native buffer (a str array would cost
-    # more than the solving): `.astype(str)` when text is wanted.
-    solution = np.frombuffer(solutions, dtype="S81").copy()
+    # more than the solving): `.astype(str)` when text is wanted. Records without a
+    # solution (an `undecided` one shows it only if it found one) come NUL-filled,
+    # which NumPy reads as empty.
+    solution = np.frombuffer(solutions, dtype=f"S{width}").copy()
     solution[status_has_no_solution(status)] = b""
-    # An `undecided` record (search budget spent) shows a solution only if it found one.
-    solution[(status == "undecided") & (solution == b"." * 81)] = b""
     reason = np.full(n, "", dtype=object)
     for i, text in reasons:
         reason[i] = text
@@ -137,14 +151,14 @@ def dedupe(puzzles, by="canonical", threads=None):
     return np.array(firsts, dtype=np.int64)
 
 
-def solve(puzzles, threads=None, as_arrow=False):
+def solve(puzzles, threads=None, as_arrow=False, size=None, variant=None, symbols=None):
     """First solution of every puzzle: status `solved`, `unsolvable` or `invalid`."""
-    return _run("solve", puzzles, threads, as_arrow)
+    return _run("solve", puzzles, threads, as_arrow, (size, variant, symbols))
 
 
-def classify(puzzles, threads=None, as_arrow=False):
+def classify(puzzles, threads=None, as_arrow=False, size=None, variant=None, symbols=None):
     """Solutions counted up to two: `unique`, `multiple`, `unsolvable` or `invalid`."""
-    return _run("classify", puzzles, threads, as_arrow)
+    return _run("classify", puzzles, threads, as_arrow, (size, variant, symbols))
 
 
 _LEVELS = np.array(["easy", "medium", "hard", "expert", "extreme", ""], dtype="U7")
@@ -156,14 +170,16 @@ def _levels(codes):
     return _LEVELS[codes]
 
 
-def grade(puzzles, threads=None):
+def grade(puzzles, threads=None, size=None, variant=None, symbols=None):
     """Classifies and grades (unique puzzles only): the keys of `classify` plus
     `difficulty` (easy ... extreme, empty when not graded) and `rating` (float, Sukaku
-    Explainer's scale, 0 when not graded)."""
+    Explainer's scale, 0 when not graded). Variant boards are graded with the
+    techniques that hold on any units, as `sudoku-batch grade` does."""
     _check_threads(threads)
     texts = _dispatch(puzzles, lambda texts: texts, _cell_texts)
-    (codes, solutions, reasons), levels, ratings = _native.grade_texts(texts, threads)
-    result = _result(codes, solutions, reasons)
+    (codes, solutions, width, reasons), levels, ratings = _native.grade_texts(
+        texts, threads, size, variant, symbols)
+    result = _result(codes, solutions, width, reasons)
     result["difficulty"] = _levels(levels)
     result["rating"] = np.array(ratings, dtype=np.float64) / 10.0
     return result

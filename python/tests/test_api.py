@@ -208,3 +208,40 @@ def test_grade_takes_the_arrays_classify_takes():
         got = sudoku_batch.grade(other)
         assert list(got["rating"]) == list(want["rating"])
         assert list(got["status"]) == list(want["status"])
+
+
+def cli_board_rows(job, name, *args):
+    out = subprocess.run([str(BINARY), job, str(ROOT / "data" / name), "--quiet", *args],
+                         check=True, capture_output=True).stdout.decode()
+    return list(csv.DictReader(io.StringIO(out)))
+
+
+@pytest.mark.parametrize("job,name,rules,args", [
+    ("classify", "variants/solo-16x16.txt", {}, []),
+    ("solve", "variants/solo-25x25.txt", {"size": 25}, ["--size", "25"]),
+    ("classify", "variants/solo-diagonal-9x9.txt", {"variant": "diagonal"},
+     ["--variant", "diagonal"]),
+    ("grade", "variants/wpf-gp-diagonal.txt", {"variant": "diagonal"},
+     ["--variant", "diagonal"]),
+    ("classify", "variants/solo-4x4.txt", {"size": 4, "symbols": "1234"},
+     ["--size", "4", "--symbols", "1234"]),
+])
+def test_variant_boards_match_the_cli(job, name, rules, args):
+    rows = cli_board_rows(job, name, *args)
+    puzzles = [r["puzzle"] for r in rows]
+    got = getattr(sudoku_batch, job)(puzzles, **rules)
+    assert list(got["status"]) == [r["status"] for r in rows]
+    assert list(got["solution"].astype(str)) == [r["solution"] for r in rows]
+    assert list(got["reason"]) == [r["reason"] for r in rows]
+    if job == "grade":
+        assert list(got["difficulty"]) == [r["difficulty"] for r in rows]
+        assert [f"{x:.1f}" if x else "" for x in got["rating"]] == [r["rating"] for r in rows]
+
+
+def test_board_rules_are_checked_and_refusals_named():
+    with pytest.raises(ValueError, match="hexagonal"):
+        sudoku_batch.classify(["1234"], variant="hexagonal")
+    got = sudoku_batch.canonical(["1..." * 4])
+    assert got["status"][0] == "invalid" and "boards" in got["reason"][0]
+    # Classic 9x9 results keep their 81-byte dtype.
+    assert sudoku_batch.classify(["." * 81])["solution"].dtype == np.dtype("S81")

@@ -50,22 +50,20 @@ impl<J: Job> Worker<J> {
         &self.histogram
     }
 
-    /// The job's answer for one classic 9x9 record, timed when it is a puzzle;
-    /// malformed records are `invalid` with the reason, without reaching the job.
+    /// The job's answer for one record read under `boards`' rules, timed when it is a
+    /// puzzle; a record that is none is `invalid` with the reason, without reaching
+    /// the job.
     #[inline]
     pub fn answer(
         &mut self,
         job: &J,
-        puzzle: &Result<Grid, RecordError>,
+        puzzle: Result<Puzzle<'_>, Reason>,
+        boards: &BoardSetup,
     ) -> (Answer<J::Extra>, Option<Reason>) {
-        let puzzle = match puzzle {
-            Ok(grid) => Ok(Puzzle::Grid(grid)),
-            Err(e) => Err(Reason::Record(*e)),
-        };
         let on = On {
             job,
             budget: self.budget,
-            symbols: None,
+            symbols: boards,
         };
         answer(on, &mut self.state, &mut self.histogram, puzzle)
     }
@@ -76,7 +74,7 @@ struct On<'a, J> {
     job: &'a J,
     budget: Budget,
     /// The alphabets of board sizes, to name a clashing symbol as written.
-    symbols: Option<&'a BoardSetup>,
+    symbols: &'a BoardSetup,
 }
 
 /// The job's answer for a puzzle (timed) or for why a record is none, with the reason
@@ -118,12 +116,8 @@ fn answer<J: Job>(
                 Puzzle::Board(board) => board.side(),
                 _ => 9,
             };
-            let symbols = on.symbols.map_or_else(
-                || Symbols::default_for(side).symbol(clash.value),
-                |s| s.symbols(side).symbol(clash.value),
-            );
             Some(Reason::BoardClash {
-                symbol: symbols,
+                symbol: on.symbols.symbols(side).symbol(clash.value),
                 kind: clash.kind,
                 number: clash.number,
             })
@@ -269,7 +263,7 @@ impl BoardSetup {
     }
 
     /// The alphabet of boards of `side`.
-    fn symbols(&self, side: usize) -> &Symbols {
+    pub fn symbols(&self, side: usize) -> &Symbols {
         let slot = SIDES.iter().position(|&s| s == side).unwrap_or(3);
         &self.alphabets[slot]
     }
@@ -286,6 +280,18 @@ impl BoardSetup {
 }
 
 impl BoardSetup {
+    /// True when an in-memory record's `text` (trimmed) is read as a variant board:
+    /// always under rules other than classic 9x9, else when it has 16, 256 or 625
+    /// cells.
+    pub fn takes_text(&self, text: &[u8]) -> bool {
+        self.all || matches!(text.len(), 16 | 256 | 625)
+    }
+
+    /// An in-memory record's `text` read as a variant board by the run's rules.
+    pub fn parse_text(&self, text: &[u8]) -> Result<Board, BoardError> {
+        Board::parse(text, self.rules.size, self.rules.symbols.as_ref())
+    }
+
     /// `record` read as a variant board by the run's rules.
     fn parse(&self, record: &Record<'_>) -> Result<Board, BoardError> {
         let rules = &self.rules;
@@ -355,7 +361,7 @@ pub fn process_chunk<J: Job>(
     let on = || On {
         job,
         budget: *budget,
-        symbols: Some(boards),
+        symbols: boards,
     };
     for_each_record(bytes, first_line, layout, scratch, |record| {
         if cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {

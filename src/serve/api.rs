@@ -24,18 +24,18 @@ use super::state::AppState;
 use super::stream::{
     body_of, is_too_large, pump, BodyEnd, BodyReader, Piece, ResponseWriter, CHANNEL_CHUNKS,
 };
-use crate::batch::{parse_record, run_puzzles_until, write_rows};
+use crate::batch::{self, parse_record, run_puzzles_until, write_rows};
 use crate::generate::{Pattern, Spec, Target, MIN_GIVENS};
 use crate::grader::Levels;
 use crate::grid::Unit;
 use crate::input::{ColumnChoice, Format};
 use crate::jobs::{Canon, Classify, Generate, Generated, Grade, Job, Solve};
 use crate::output::Output;
-use crate::pipeline::{self, run_stream, RunOptions, Worker};
+use crate::pipeline::{self, run_stream, BoardSetup, RunOptions, Worker};
 use crate::report::StatusCounts;
 use crate::rows::{OutputFormat, Reason, RowWriter};
 use crate::validate::validate as check_grid;
-use crate::variant::{BoardRules, Symbols, MAX_CELLS};
+use crate::variant::{BoardRules, Symbols, Variant, MAX_CELLS};
 
 /// Shared state as handlers see it.
 type Shared = State<Arc<AppState>>;
@@ -156,7 +156,9 @@ fn body_kind(headers: &HeaderMap) -> Result<BodyKind, ApiError> {
 }
 
 /// `{"puzzle": "..."}` or `{"puzzles": ["...", ...]}`, the strings borrowed from the
-/// body where they hold no escapes (a puzzle costs a pointer and a length, not a copy).
+/// body where they hold no escapes (a puzzle costs a pointer and a length, not a copy),
+/// with the rules of variant boards as on the command line (`size`, `variant`,
+/// `symbols`; records of 16, 256 or 625 cells are boards without them).
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct PuzzlesIn<'a> {
@@ -164,9 +166,19 @@ struct PuzzlesIn<'a> {
     puzzle: Option<Cow<'a, str>>,
     #[serde(borrow)]
     puzzles: Option<Vec<Cow<'a, str>>>,
+    size: Option<usize>,
+    variant: Option<String>,
+    symbols: Option<String>,
 }
 
 impl<'a> PuzzlesIn<'a> {
+    /// How the puzzles are read.
+    fn boards(&self) -> Result<BoardSetup, ApiError> {
+        BoardRules::parse(self.size, self.variant.as_deref(), self.symbols.as_deref())
+            .map(BoardSetup::new)
+            .map_err(|e| ApiError::BadJson(e.to_string()))
+    }
+
     /// The puzzles, and whether one was sent on its own.
     fn into_list(self) -> Result<(Vec<Cow<'a, str>>, bool), ApiError> {
         match (self.puzzle, self.puzzles) {
@@ -250,8 +262,15 @@ where
     let (_guard, cancelled) = CancelOnDrop::new();
     let cancel = cancelled.flag();
     let answered = on_pool(state, permit, move |state| {
-        let (owned, single) = json::<PuzzlesIn<'_>>(&bytes)?.into_list()?;
+        let request = json::<PuzzlesIn<'_>>(&bytes)?;
+        let boards = request.boards()?;
+        let (owned, single) = request.into_list()?;
         let puzzles: Vec<&str> = owned.iter().map(|p| &**p).collect();
+        // The kept workers' engines read classic boards; other rules get workers of
+        // their own for this request.
+        let own = (boards.variant() != Variant::Classic)
+            .then(|| batch::workers(&job, state.pool.current_num_threads(), &boards));
+        let workers = own.as_deref().unwrap_or_else(|| workers(state));
         let writer = RowWriter::new(OutputFormat::Ndjson, None);
         let mut counts = StatusCounts::default();
         let mut rows = Vec::with_capacity(JSON_SLICE * 200);
@@ -259,12 +278,12 @@ where
             rows.extend_from_slice(JSON_LIST_START);
         }
         for (i, slice) in puzzles.chunks(JSON_SLICE).enumerate() {
-            let Some(results) = run_puzzles_until(&job, workers(state), slice, &cancel) else {
+            let Some(results) = run_puzzles_until(&job, workers, slice, &boards, &cancel) else {
                 return Err(ApiError::TimedOut);
             };
             results.iter().for_each(|r| counts.add(r.status));
             let first_line = (i * JSON_SLICE) as u64 + 1;
-            write_rows(&writer, slice, &results, first_line, &mut rows);
+            write_rows(&writer, slice, &results, &boards, first_line, &mut rows);
         }
         Ok((json_value(rows, single), counts))
     })

@@ -11,7 +11,7 @@ use tokio::sync::Semaphore;
 use crate::batch::workers;
 use crate::engine::{Engine, Fast};
 use crate::jobs::{Canon, Classify, Grade, Solve};
-use crate::pipeline::Worker;
+use crate::pipeline::{BoardSetup, Worker};
 use crate::variant::Variant;
 
 /// Shared, read-only but for the workers' locks.
@@ -50,10 +50,10 @@ impl AppState {
         let threads = pool.current_num_threads();
         AppState {
             pool: Arc::new(pool),
-            solve: workers(&Solve::new(), threads),
-            classify: workers(&Classify::new(), threads),
-            grade: workers(&Grade::new(), threads),
-            canon: workers(&Canon::new(), threads),
+            solve: workers(&Solve::new(), threads, &BoardSetup::default()),
+            classify: workers(&Classify::new(), threads, &BoardSetup::default()),
+            grade: workers(&Grade::new(), threads, &BoardSetup::default()),
+            canon: workers(&Canon::new(), threads, &BoardSetup::default()),
             engines: (0..threads)
                 .map(|_| Mutex::new(Fast::new(Variant::Classic)))
                 .collect(),
