@@ -36,7 +36,7 @@ for _ in $(seq "$rounds"); do
   for f in "${inputs[@]}"; do
     for b in "${bins[@]}"; do
       rate=$(setarch -R "$b" bench "$f" --threads 1 --rounds 3 --warmup 1 --mode "$mode" \
-        --json /dev/stderr 2>&1 >/dev/null | python3 -c \
+        --report /dev/stderr 2>&1 >/dev/null | python3 -c \
         'import json, sys; print(int(json.load(sys.stdin)["results"][0]["puzzles_per_sec"]["median"]))')
       runs["$f|$b"]="${runs["$f|$b"]:-} $rate"
     done

@@ -44,16 +44,16 @@ echo "|---|---:|---:|---:|---:|"
 t=$(secs qqwing --generate "$n" --one-line); echo "| qqwing --generate --one-line | $n | 1 | ${t:0:5} | $(rate "$n" "$t") |"
 t=$(secs qqwing --generate "$((n / 4))" --one-line --difficulty expert); echo "| qqwing ... --difficulty expert | $((n / 4)) | 1 | ${t:0:5} | $(rate "$((n / 4))" "$t") |"
 m=$((n * 10))
-for fmt in lines csv; do
+for fmt in pairs csv; do
   for th in 1 2; do
-    t=$(secs "$bin" generate --count "$m" --threads "$th" --format "$fmt" -o "$tmp/g")
-    echo "| sudoku-batch generate --format $fmt (minimal$([ $fmt = csv ] && echo ', graded')) | $m | $th | ${t:0:5} | $(rate "$m" "$t") |"
+    t=$(secs "$bin" generate --count "$m" --threads "$th" --output-format "$fmt" -o "$tmp/g")
+    echo "| sudoku-batch generate --output-format $fmt (minimal$([ $fmt = csv ] && echo ', graded')) | $m | $th | ${t:0:5} | $(rate "$m" "$t") |"
   done
 done
 big=1000000; [ "$quick" = --quick ] && big=50000
-for fmt in lines csv; do
-  t=$(secs "$bin" generate --count "$big" --givens 30 --threads 2 --format "$fmt" -o "$tmp/big")
-  echo "| sudoku-batch generate --givens 30 --format $fmt | $big | 2 | ${t:0:5} | $(rate "$big" "$t") |"
+for fmt in pairs csv; do
+  t=$(secs "$bin" generate --count "$big" --givens 30 --threads 2 --output-format "$fmt" -o "$tmp/big")
+  echo "| sudoku-batch generate --givens 30 --output-format $fmt | $big | 2 | ${t:0:5} | $(rate "$big" "$t") |"
 done
 echo
 echo "### Grading speed, one thread"

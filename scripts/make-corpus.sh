@@ -20,6 +20,6 @@ mix="$out/sources.txt"
     awk -F, 'NR > 1 { print $1 }' data/kaggle-1m-first10k.csv
 } > "$mix"
 for n in "${sizes[@]}"; do
-    "$bin" corpus --from "$mix" --count "$n" --seed 2026 -o "$out/corpus-$n.txt"
+    "$bin" corpus "$mix" --count "$n" --seed 2026 -o "$out/corpus-$n.txt"
     echo "$out/corpus-$n.txt: $(wc -l < "$out/corpus-$n.txt") puzzles" >&2
 done

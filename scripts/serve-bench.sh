@@ -17,7 +17,7 @@ bin=target/release/sudoku-batch
 work=$(mktemp -d)
 trap 'kill $server 2>/dev/null || true; rm -rf "$work"' EXIT
 
-$bin corpus --from data/royle-17-clue.txt --count "$records" --seed 1 -o "$work/corpus.txt" 2>/dev/null
+$bin corpus data/royle-17-clue.txt --count "$records" --seed 1 -o "$work/corpus.txt" 2>/dev/null
 $bin serve --listen 127.0.0.1:0 --threads "$threads" --max-body 1000000000 2>"$work/serve.log" &
 server=$!
 for _ in $(seq 50); do grep -q listening "$work/serve.log" && break; sleep 0.1; done

@@ -44,7 +44,7 @@ for f in "${files[@]}"; do
       theirs+=("$("$tool" "${flag[@]}" "$src" | tail -1)")
       crate+=("$("$crate_bin" "$src" $mode $rounds | cut -f2)")
       "$bin" bench "$src" --threads 1 --mode $mode --rounds $rounds --warmup 1 \
-        --json /dev/stderr 2>&1 >/dev/null | tr -d '\n'
+        --report /dev/stderr 2>&1 >/dev/null | tr -d '\n'
       echo
     done > "${TMPDIR:-/tmp}/tdoku-peers.$$"
     CRATE="${crate[*]}" python3 - "$f" "$mode" "${TMPDIR:-/tmp}/tdoku-peers.$$" "${theirs[@]}" <<'PY'

@@ -25,7 +25,7 @@ while read -r puzzle; do
   awk -v p="$puzzle" -v n="$copies" 'BEGIN { for (i = 0; i < n; i++) print p }' > "$work/one"
   theirs=$("$tool" --seconds 1 "$work/one" | tail -1 | cut -f2,5)
   ours=$("$bin" bench "$work/one" --threads 1 --mode count --rounds 5 --warmup 1 \
-    --json /dev/stderr 2>&1 >/dev/null | python3 -c '
+    --report /dev/stderr 2>&1 >/dev/null | python3 -c '
 import json, sys
 r = json.loads(sys.stdin.read())
 print(r["results"][0]["puzzles_per_sec"]["median"], r["effort"]["guesses_per_puzzle"], sep="\t")')

@@ -159,6 +159,8 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Merge(args) => run_merge(&args),
         Command::Bench(args) => run_bench(&args),
         Command::Corpus(args) => run_corpus(&args),
+        Command::Completions(args) => run_completions(&args),
+        Command::Man => run_man(),
         Command::Serve(_) => unreachable!("handled above"),
     };
     report_error(result)
@@ -423,17 +425,14 @@ fn run_generate(args: &GenerateArgs) -> Result<ExitCode, AppError> {
                  digging practically never gets there)"
             )));
         }
-        // Only CSV rows have a difficulty column to fill.
-        let graded = args.format == MadeFormatArg::Csv;
+        // Pairs have no difficulty column to fill.
+        let graded = made_format(args) != OutputFormat::Pairs;
         Generate::new(Spec { pattern, target }, args.seed, level, graded)
     };
     let options = MakeOptions {
         count: args.count,
         threads: args.threads.map_or_else(default_threads, usize::from),
-        output_format: match args.format {
-            MadeFormatArg::Csv => OutputFormat::Csv,
-            MadeFormatArg::Lines => OutputFormat::Pairs,
-        },
+        output_format: made_format(args),
         progress: show_progress(&args.out),
         symbols: generate
             .board_plan()
@@ -474,13 +473,7 @@ fn run_job<J: Job>(job: &J, args: &RunArgs, require_unique: bool) -> Result<Exit
         threads: threads.map_or_else(default_threads, usize::from),
         format: format_choice(*format),
         column: column_choice(column),
-        output_format: match args.output_format {
-            Some(OutputFormatArg::Csv) => OutputFormat::Csv,
-            Some(OutputFormatArg::Lines) => OutputFormat::Lines,
-            Some(OutputFormatArg::Grid) => OutputFormat::Grid,
-            Some(OutputFormatArg::Ndjson) => OutputFormat::Ndjson,
-            None => format_of_name(args.out.output.as_deref()),
-        },
+        output_format: row_format(args.output_format, args.out.output.as_deref()),
         progress: show_progress(&args.out),
         shard: args.shard.map(|(index, count)| Shard { index, count }),
         header: !args.no_header,
@@ -612,6 +605,28 @@ fn only_statuses<J: Job>(job: &J, only: &[cli::StatusArg]) -> Result<StatusSet, 
 
 /// The row format an output's name asks for: NDJSON for `.ndjson` and `.jsonl`, else
 /// CSV (the contract).
+/// The row format asked for, else the one the output's name says.
+fn row_format(asked: Option<OutputFormatArg>, output: Option<&Path>) -> OutputFormat {
+    match asked {
+        Some(OutputFormatArg::Csv) => OutputFormat::Csv,
+        Some(OutputFormatArg::Lines) => OutputFormat::Lines,
+        Some(OutputFormatArg::Grid) => OutputFormat::Grid,
+        Some(OutputFormatArg::Ndjson) => OutputFormat::Ndjson,
+        Some(OutputFormatArg::Pairs) => OutputFormat::Pairs,
+        None => format_of_name(output),
+    }
+}
+
+/// `generate`'s row format: `--output-format`, or the older `--format csv|lines`
+/// (`lines` then meant pairs), else the output's name.
+fn made_format(args: &GenerateArgs) -> OutputFormat {
+    match args.format {
+        Some(MadeFormatArg::Csv) => OutputFormat::Csv,
+        Some(MadeFormatArg::Lines) => OutputFormat::Pairs,
+        None => row_format(args.output_format, args.out.output.as_deref()),
+    }
+}
+
 fn format_of_name(output: Option<&Path>) -> OutputFormat {
     let extension = output
         .and_then(Path::extension)
@@ -761,7 +776,7 @@ fn load_puzzles(
 
 fn run_bench(args: &cli::BenchArgs) -> Result<ExitCode, AppError> {
     let outputs = given(&[
-        (args.json.as_deref(), "--json"),
+        (args.report.as_deref(), "--report"),
         (args.plot.as_deref(), "--plot"),
     ]);
     output::check_outputs(&[(&args.input, "the input")], &outputs)?;
@@ -777,6 +792,16 @@ fn run_bench(args: &cli::BenchArgs) -> Result<ExitCode, AppError> {
         threads.push(1);
         if default_threads() > 1 {
             threads.push(default_threads());
+        }
+    }
+    let cores = default_threads();
+    if let Some(&over) = threads.iter().find(|&&t| t > cores) {
+        if !args.quiet {
+            eprintln!(
+                "warning: {} on {cores} cores: threads beyond the cores share them, so their \
+                 rates measure contention, not scaling",
+                bench::threads_label(over)
+            );
         }
     }
     if loaded.puzzles.is_empty() && !boards {
@@ -820,7 +845,8 @@ fn run_bench(args: &cli::BenchArgs) -> Result<ExitCode, AppError> {
             .zip(&histograms)
             .map(|(r, h)| ThreadPoint {
                 threads: r.threads,
-                rate: r.puzzles_per_sec.median,
+                rate: r.puzzles_per_sec.mean,
+                range: (r.puzzles_per_sec.min, r.puzzles_per_sec.max),
                 histogram: h,
             })
             .collect();
@@ -843,15 +869,17 @@ fn run_bench(args: &cli::BenchArgs) -> Result<ExitCode, AppError> {
         effort,
         results,
     };
-    let mut stdout = Output::open(None)?;
-    let text = if args.markdown {
-        bench::markdown(&report)
-    } else {
-        bench::table(&report)
-    };
-    stdout.write_all(text.as_bytes())?;
-    stdout.finish()?;
-    if let Some(path) = &args.json {
+    if !args.quiet {
+        let mut stdout = Output::open(None)?;
+        let text = if args.markdown {
+            bench::markdown(&report)
+        } else {
+            bench::table(&report)
+        };
+        stdout.write_all(text.as_bytes())?;
+        stdout.finish()?;
+    }
+    if let Some(path) = &args.report {
         write_json_report(path, &report)?;
     }
     Ok(ExitCode::SUCCESS)
@@ -871,19 +899,16 @@ fn per_thread_path(path: &Path, threads: usize) -> PathBuf {
 }
 
 fn run_corpus(args: &cli::CorpusArgs) -> Result<ExitCode, AppError> {
+    let started = std::time::Instant::now();
+    let source = args.source();
     if let Some(out) = &args.output {
-        output::check_outputs(&[(&args.from, "the --from file")], &[(out, "-o")])?;
+        output::check_outputs(&[(source, "the input")], &[(out, "-o")])?;
     }
-    let loaded = load_puzzles(
-        &args.from,
-        args.format,
-        &args.column,
-        &BoardRules::default(),
-    )?;
+    let loaded = load_puzzles(source, args.format, &args.column, &BoardRules::default())?;
     if loaded.puzzles.is_empty() {
         return Err(AppError::Other(format!(
             "{}: no valid puzzles to transform",
-            args.from.display()
+            source.display()
         )));
     }
     let mut out = Output::open(args.output.as_deref())?;
@@ -906,6 +931,56 @@ fn run_corpus(args: &cli::CorpusArgs) -> Result<ExitCode, AppError> {
         return Err(e.into());
     }
     out.write_all(&buf)?;
+    out.finish()?;
+    if !args.quiet {
+        eprintln!(
+            "corpus: {} records from {} puzzles of {} (seed {}) in {:.2} s",
+            args.count,
+            loaded.puzzles.len(),
+            source.display(),
+            args.seed,
+            started.elapsed().as_secs_f64()
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `completions SHELL`: the script clap_complete makes from the parser's definition.
+fn run_completions(args: &cli::CompletionsArgs) -> Result<ExitCode, AppError> {
+    let mut text = Vec::new();
+    clap_complete::generate(
+        args.shell,
+        &mut <Cli as clap::CommandFactory>::command(),
+        "sudoku-batch",
+        &mut text,
+    );
+    let mut out = Output::open(None)?;
+    out.write_all(&text)?;
+    out.finish()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `man`: the manual page clap_mangen makes from the parser's definition, with a page
+/// section per command.
+fn run_man() -> Result<ExitCode, AppError> {
+    let command = <Cli as clap::CommandFactory>::command();
+    let mut text = Vec::new();
+    clap_mangen::Man::new(command.clone())
+        .render(&mut text)
+        .map_err(|e| AppError::Other(e.to_string()))?;
+    for sub in command.get_subcommands().filter(|s| s.get_name() != "help") {
+        let name = format!("sudoku-batch-{}", sub.get_name());
+        let page = sub
+            .clone()
+            .display_name(name.clone())
+            .bin_name(name.replace('-', " "));
+        text.extend_from_slice(b"\n");
+        clap_mangen::Man::new(page)
+            .render(&mut text)
+            .map_err(|e| AppError::Other(e.to_string()))?;
+    }
+    let mut out = Output::open(None)?;
+    out.write_all(&text)?;
     out.finish()?;
     Ok(ExitCode::SUCCESS)
 }

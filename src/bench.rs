@@ -85,6 +85,10 @@ pub fn load(data: &[u8], layout: &Layout, rules: &BoardRules) -> Loaded {
 pub struct Rate {
     /// Median of the rounds' puzzles/s.
     pub median: f64,
+    /// Mean of the rounds' puzzles/s.
+    pub mean: f64,
+    /// Sample standard deviation of the rounds' puzzles/s (0 for one round).
+    pub stddev: f64,
     /// Slowest round.
     pub min: f64,
     /// Fastest round.
@@ -318,7 +322,7 @@ where
     Ok((rates, merged))
 }
 
-/// Median, min and max of per-round rates.
+/// Median, mean, standard deviation, min and max of per-round rates.
 pub fn summarise(rates: &[f64]) -> Rate {
     let mut sorted = rates.to_vec();
     sorted.sort_by(|a, b| a.total_cmp(b));
@@ -330,10 +334,31 @@ pub fn summarise(rates: &[f64]) -> Rate {
     } else {
         (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0
     };
+    let mean = if n == 0 {
+        0.0
+    } else {
+        sorted.iter().sum::<f64>() / n as f64
+    };
+    let stddev = if n < 2 {
+        0.0
+    } else {
+        (sorted.iter().map(|r| (r - mean).powi(2)).sum::<f64>() / (n - 1) as f64).sqrt()
+    };
     Rate {
         median,
+        mean,
+        stddev,
         min: sorted.first().copied().unwrap_or(0.0),
         max: sorted.last().copied().unwrap_or(0.0),
+    }
+}
+
+/// `1 thread`, `2 threads`.
+pub fn threads_label(threads: usize) -> String {
+    if threads == 1 {
+        "1 thread".into()
+    } else {
+        format!("{threads} threads")
     }
 }
 
@@ -355,18 +380,20 @@ pub fn table(report: &BenchReport) -> String {
         report.effort.no_guess_percent,
     );
     s.push_str(
-        "threads  puzzles/s(median)        min        max  speedup  effic.  \
+        "              puzzles/s (mean ± σ)        min …        max  speedup  effic.  \
          p50 us  p90 us  p99 us  p99.9 us   max us\n",
     );
     for r in &report.results {
         let l = &r.latency_ns;
+        let rate = &r.puzzles_per_sec;
         s.push_str(&format!(
-            "{:>7}  {:>17.0}  {:>9.0}  {:>9.0}  {:>7.2}  {:>6.2}  {:>6.2}  {:>6.2}  {:>6.2}  \
-             {:>8.2}  {:>7.1}\n",
-            r.threads,
-            r.puzzles_per_sec.median,
-            r.puzzles_per_sec.min,
-            r.puzzles_per_sec.max,
+            "{:>10}  {:>11.0} ± {:>8.0}  {:>9.0} … {:>9.0}  {:>7.2}  {:>6.2}  {:>6.2}  {:>6.2}  \
+             {:>6.2}  {:>8.2}  {:>7.1}\n",
+            threads_label(r.threads),
+            rate.mean,
+            rate.stddev,
+            rate.min,
+            rate.max,
             r.speedup,
             r.efficiency,
             l.p50 as f64 / 1e3,
@@ -421,5 +448,18 @@ mod tests {
         assert_eq!(summarise(&[3.0, 1.0, 2.0]).median, 2.0);
         let r = summarise(&[4.0, 1.0, 2.0, 3.0]);
         assert_eq!((r.median, r.min, r.max), (2.5, 1.0, 4.0));
+    }
+
+    #[test]
+    fn mean_and_sample_deviation() {
+        let r = summarise(&[2.0, 4.0, 4.0, 4.0, 5.0, 5.0, 7.0, 9.0]);
+        assert_eq!(r.mean, 5.0);
+        // Sum of squares 32 over n - 1 = 7.
+        assert!((r.stddev - (32.0f64 / 7.0).sqrt()).abs() < 1e-12);
+        assert_eq!(summarise(&[3.0]).stddev, 0.0);
+        assert_eq!(
+            (threads_label(1), threads_label(4)),
+            ("1 thread".into(), "4 threads".into())
+        );
     }
 }

@@ -19,7 +19,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
     sudoku-batch bench data/magictour-top1465.txt --mode count --threads 1,2\n  \
     sudoku-batch grade data/sudoku-exchange-hard-with-solutions.txt -o graded.csv\n  \
     sudoku-batch generate --count 1000 --symmetry rot180 --seed 7 -o new.csv\n  \
-    sudoku-batch corpus --from data/royle-17-clue.txt --count 1000000 --seed 1 -o big.txt")]
+    sudoku-batch corpus data/royle-17-clue.txt --count 1000000 --seed 1 -o big.txt")]
 pub struct Cli {
     /// What to do.
     #[command(subcommand)]
@@ -30,22 +30,59 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Write the first solution of every record (status `solved`, `unsolvable` or `invalid`).
+    #[command(after_help = "Examples:\n  \
+        sudoku-batch solve data/norvig-top95.txt -o solutions.csv\n  \
+        sudoku-batch solve data/variants/solo-16x16.txt --output-format grid\n\n\
+        Exit status: 0 on success, 2 on bad input, options or output (one line on stderr), \
+        130, 143 or 129 when stopped by SIGINT, SIGTERM or SIGHUP.")]
     Solve(RunArgs),
     /// Count solutions up to two per record (status `unique`, `multiple`, `unsolvable`,
     /// `invalid`).
+    #[command(after_help = "Examples:\n  \
+        sudoku-batch classify data/kaggle-3m-curated5000.csv -o classified.csv\n  \
+        sudoku-batch classify data/sudopedia-cases.tsv --require-unique -o /dev/null\n  \
+        sudoku-batch classify data/variants/solo-16x16.txt --cross-check\n\n\
+        Exit status: 0 on success, 1 with --require-unique when a record is not unique, \
+        3 with --cross-check when the engines disagree on a record, 2 on bad input, \
+        options or output, 130, 143 or 129 when stopped by SIGINT, SIGTERM or SIGHUP.")]
     Classify(ClassifyArgs),
     /// Add up the JSON reports of a run's parts (shards, partitions) into one.
+    #[command(after_help = "Examples:\n  \
+        sudoku-batch merge part1.json part2.json -o whole.json --histogram whole.hgrm\n\n\
+        Exit status: 0 on success, 2 when a report cannot be read or parts do not fit \
+        together (another command, or sums past 2^64).")]
     Merge(MergeArgs),
     /// Draw a few records as grids: givens, solution, status and grade.
+    #[command(after_help = "Examples:\n  \
+        sudoku-batch show data/magictour-top1465.txt --line 4 --line 5\n\n\
+        Exit status: 0 on success, 2 on bad input or a --line where no record starts.")]
     Show(ShowArgs),
     /// Make new unique puzzles: random full grids, givens dug out while the puzzle stays
     /// unique (minimal by default), graded.
+    #[command(after_help = "Examples:\n  \
+        sudoku-batch generate --count 1000 --symmetry rot180 --seed 7 -o new.csv\n  \
+        sudoku-batch generate --count 10 --difficulty expert --output-format pairs\n  \
+        sudoku-batch generate --count 5 --size 16 --variant diagonal --engine dlx\n\n\
+        Exit status: 0 on success, 2 on bad options or output, or when a record cannot be \
+        made (a target no puzzle meets), 130, 143 or 129 when stopped by a signal.")]
     Generate(GenerateArgs),
     /// Rate every unique record as a person would solve it (columns `difficulty`,
     /// `rating` on Sukaku Explainer's scale, `techniques` after the usual six).
+    #[command(after_help = "Examples:\n  \
+        sudoku-batch grade data/sudoku-exchange-hard-with-solutions.txt -o graded.csv\n  \
+        sudoku-batch grade data/variants/wpf-gp-diagonal.txt --variant diagonal\n\n\
+        Exit status: 0 on success, 2 on bad input, options or output (one line on stderr), \
+        130, 143 or 129 when stopped by SIGINT, SIGTERM or SIGHUP.")]
     Grade(RunArgs),
     /// For every unique record, a minimal puzzle with the same solution (columns
-    /// `minimal`, `minimal_givens` after the usual six); other records keep their status.
+    /// `minimal`, `minimal_givens` after the usual six; classic 9x9 only); other records
+    /// keep their status.
+    #[command(mut_arg("size", |a| a.hide(true)), mut_arg("variant", |a| a.hide(true)),
+              mut_arg("symbols", |a| a.hide(true)))]
+    #[command(after_help = "Examples:\n  \
+        sudoku-batch minimize data/norvig-easy50.txt --output-format lines\n\n\
+        Exit status: 0 on success, 2 on bad input, options or output (one line on stderr), \
+        130, 143 or 129 when stopped by SIGINT, SIGTERM or SIGHUP.")]
     Minimize(RunArgs),
     /// Add each record's canonical (minlex) form and automorphism count (columns
     /// `canonical`, `automorphisms` after the usual six; classic 9x9 only): equivalent
@@ -55,6 +92,8 @@ pub enum Command {
         sudoku-batch canon data/norvig-top95.txt -o canon.csv\n  \
         sudoku-batch canon data/royle-17-clue.txt --output-format lines --threads 2\n\n\
         Exit status: 0 on success, 2 on bad input, options or output.")]
+    #[command(mut_arg("size", |a| a.hide(true)), mut_arg("variant", |a| a.hide(true)),
+              mut_arg("symbols", |a| a.hide(true)))]
     Canon(RunArgs),
     /// Write the first record of each class of equivalent puzzles (or of identical
     /// texts, `--by text`), in input order, with the input's own bytes.
@@ -81,12 +120,48 @@ pub enum Command {
         Exit status: 0 on success, 2 on bad input, options or output.")]
     Split(SplitArgs),
     /// Time repeated passes of the solver over the records, for each thread count.
+    #[command(after_help = "Examples:\n  \
+        sudoku-batch bench data/magictour-top1465.txt --mode count --threads 1,2\n  \
+        sudoku-batch bench data/royle-17-clue.txt --engine dlx --report bench.json -q\n\n\
+        The spread is given as hyperfine gives it: mean ± σ and min … max over the timed \
+        rounds, per thread count.\n\n\
+        Exit status: 0 on success, 2 on bad input, options or output, or no valid puzzle \
+        to time.")]
     Bench(BenchArgs),
     /// Build a large corpus by validity-preserving random transforms of real puzzles.
+    #[command(after_help = "Examples:\n  \
+        sudoku-batch corpus data/royle-17-clue.txt --count 1000000 --seed 1 -o big.txt\n\n\
+        Exit status: 0 on success, 2 on bad input, options or output.")]
     Corpus(CorpusArgs),
     /// Serve solve, classify, grade, validate and generate over HTTP (JSON for single
     /// boards, streamed rows for whole datasets), with /metrics and a page at /.
+    #[command(after_help = "Examples:\n  \
+        sudoku-batch serve --listen 127.0.0.1:8080 --threads 4\n  \
+        curl -s localhost:8080/v1/classify -H 'content-type: application/json' \
+        -d '{\"puzzle\": \"...\"}'\n\n\
+        Exit status: 0 after SIGTERM or Ctrl-C (requests in flight finish first), 2 when \
+        the address cannot be bound.")]
     Serve(ServeArgs),
+    /// Print a shell's completion script on stdout.
+    #[command(after_help = "Examples:\n  \
+        sudoku-batch completions bash > ~/.local/share/bash-completion/completions/sudoku-batch\n  \
+        sudoku-batch completions zsh > ~/.zfunc/_sudoku-batch\n  \
+        sudoku-batch completions fish > ~/.config/fish/completions/sudoku-batch.fish\n\n\
+        Exit status: 0 on success, 2 when stdout cannot be written.")]
+    Completions(CompletionsArgs),
+    /// Print the manual page (roff) on stdout.
+    #[command(after_help = "Examples:\n  \
+        sudoku-batch man > sudoku-batch.1 && man ./sudoku-batch.1\n\n\
+        Exit status: 0 on success, 2 when stdout cannot be written.")]
+    Man,
+}
+
+/// Options of `completions`.
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
 }
 
 /// Input format choice.
@@ -109,20 +184,20 @@ pub struct InputArgs {
     /// Input file, or `-` for stdin.
     pub input: PathBuf,
     /// Worker threads (default: all cores).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    #[arg(help_heading = "Distribution", long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub threads: Option<u16>,
     /// Input format.
-    #[arg(long, value_enum, default_value_t = FormatArg::Auto)]
+    #[arg(help_heading = "Input", long, value_enum, default_value_t = FormatArg::Auto)]
     pub format: FormatArg,
     /// CSV column holding puzzles: a header name or a 1-based index (default: a column
     /// named puzzle/quizzes/grid, else the first whose values are 81-cell grids).
-    #[arg(long, value_name = "NAME|INDEX")]
+    #[arg(help_heading = "Input", long, value_name = "NAME|INDEX")]
     pub column: Option<String>,
     /// Read the file instead of memory-mapping it (for files that may change while read).
-    #[arg(long)]
+    #[arg(help_heading = "Input", long)]
     pub no_mmap: bool,
     /// The member of a zip archive to read (default: its only file).
-    #[arg(long, value_name = "NAME")]
+    #[arg(help_heading = "Input", long, value_name = "NAME")]
     pub member: Option<String>,
 }
 
@@ -130,22 +205,22 @@ pub struct InputArgs {
 #[derive(Debug, Args)]
 pub struct OutputArgs {
     /// Output file (default: stdout). Regular files are replaced atomically.
-    #[arg(short, long, value_name = "OUT")]
+    #[arg(help_heading = "Output", short, long, value_name = "OUT")]
     pub output: Option<PathBuf>,
     /// Write a JSON summary (counts, wall time, rate, latency percentiles) here.
-    #[arg(long, value_name = "FILE.json")]
+    #[arg(help_heading = "Output", long, value_name = "FILE.json")]
     pub report: Option<PathBuf>,
     /// Write the per-puzzle latency distribution (HdrHistogram .hgrm text, microseconds).
-    #[arg(long, value_name = "FILE.hgrm")]
+    #[arg(help_heading = "Output", long, value_name = "FILE.hgrm")]
     pub histogram: Option<PathBuf>,
     /// Draw the latency distribution by percentile as an SVG chart.
-    #[arg(long, value_name = "FILE.svg")]
+    #[arg(help_heading = "Output", long, value_name = "FILE.svg")]
     pub plot: Option<PathBuf>,
     /// Print no summary on stderr.
-    #[arg(short, long)]
+    #[arg(help_heading = "Output", short, long)]
     pub quiet: bool,
     /// Never show a progress bar.
-    #[arg(long)]
+    #[arg(help_heading = "Output", long)]
     pub no_progress: bool,
 }
 
@@ -160,6 +235,8 @@ pub enum OutputFormatArg {
     Grid,
     /// One JSON object per record with the CSV's fields.
     Ndjson,
+    /// `puzzle solution` per line (`-` for none), the layout of most published corpora.
+    Pairs,
 }
 
 /// `I/N` with 1 <= I <= N.
@@ -206,14 +283,14 @@ pub enum VariantArg {
 pub struct BoardArgs {
     /// Side of every board: 4, 9, 16 or 25 (default: from each record's length, 16, 81,
     /// 256 or 625 cells).
-    #[arg(long, value_name = "N", value_parser = ["4", "9", "16", "25"])]
+    #[arg(help_heading = "Boards", long, value_name = "N", value_parser = ["4", "9", "16", "25"])]
     pub size: Option<String>,
     /// Rules: classic, diagonal (both main diagonals hold every symbol once) or windoku.
-    #[arg(long, value_enum, default_value_t = VariantArg::Classic)]
+    #[arg(help_heading = "Boards", long, value_enum, default_value_t = VariantArg::Classic)]
     pub variant: VariantArg,
     /// Symbols of values 1..N, in order (default: 1-9 then A-G for 16x16, A-P for
     /// 25x25); `.` is always empty, and `0`, `-`, `_` where they are not symbols.
-    #[arg(long, value_name = "STRING")]
+    #[arg(help_heading = "Boards", long, value_name = "STRING")]
     pub symbols: Option<String>,
 }
 
@@ -223,18 +300,18 @@ pub struct RunArgs {
     /// Input selection.
     #[command(flatten)]
     pub input: InputArgs,
-    /// Engine that solves (solve, classify, grade, minimize).
-    #[arg(long, value_enum, default_value_t = EngineArg::Fast)]
+    /// Engine family: fast (band solver, mask engine for boards) or dancing links.
+    #[arg(help_heading = "Engines", long, value_enum, default_value_t = EngineArg::Fast)]
     pub engine: EngineArg,
     /// Branches of search one record may take before it is given up as `undecided`
     /// (the default is far past any 9x9 puzzle and stops a hard 25x25 board within
     /// about a second).
-    #[arg(long, value_name = "N", default_value_t = Budget::DEFAULT.get(),
+    #[arg(help_heading = "Engines", long, value_name = "N", default_value_t = Budget::DEFAULT.get(),
           value_parser = clap::value_parser!(u64).range(1..))]
     pub budget: u64,
     /// Longest record in bytes; a longer one is one `invalid` row, and on a stream it is
     /// skipped to its end without being held in memory.
-    #[arg(long, value_name = "BYTES", default_value_t = crate::input::DEFAULT_MAX_RECORD,
+    #[arg(help_heading = "Input", long, value_name = "BYTES", default_value_t = crate::input::DEFAULT_MAX_RECORD,
           value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1024..))]
     pub max_record_bytes: usize,
     /// Geometry and rules of the boards.
@@ -242,23 +319,24 @@ pub struct RunArgs {
     pub boards: BoardArgs,
     /// Row format (default: from the name of `-o`, `.ndjson` or `.jsonl` for NDJSON, else
     /// CSV).
-    #[arg(long, value_enum)]
+    #[arg(help_heading = "Output", long, value_enum)]
     pub output_format: Option<OutputFormatArg>,
     /// Only the records starting in the I-th of N equal byte ranges of the file (cut at
     /// record boundaries); line numbers stay those of the whole file.
-    #[arg(long, value_name = "I/N", value_parser = parse_shard)]
+    #[arg(help_heading = "Distribution", long, value_name = "I/N", value_parser = parse_shard)]
     pub shard: Option<(u32, u32)>,
     /// Write no header, so that parts' outputs concatenate to the whole's.
-    #[arg(long)]
+    #[arg(help_heading = "Output", long)]
     pub no_header: bool,
     /// Line number of the input's first line (for a part of a larger input on stdin);
     /// at most 2^62, so that line numbers never wrap.
-    #[arg(long, value_name = "N", default_value_t = 1,
+    #[arg(help_heading = "Distribution", long, value_name = "N", default_value_t = 1,
           value_parser = clap::value_parser!(u64).range(1..=(1 << 62)))]
     pub first_line: u64,
     /// Write only the rows of records with these statuses (the others are counted in the
     /// summary and report, not written), e.g. `--only unique`.
     #[arg(
+        help_heading = "Output",
         long,
         value_enum,
         value_delimiter = ',',
@@ -267,7 +345,7 @@ pub struct RunArgs {
     pub only: Vec<StatusArg>,
     /// After the rows, write the JSON report as one line `#sudoku-batch-report {...}`
     /// (for pipes such as Spark's RDD.pipe, where stdout is the only channel back).
-    #[arg(long)]
+    #[arg(help_heading = "Output", long)]
     pub report_line: bool,
     /// Output selection.
     #[command(flatten)]
@@ -426,8 +504,12 @@ pub struct GenerateArgs {
     #[arg(long, value_enum, value_delimiter = ',', value_name = "LEVEL[,LEVEL]")]
     pub difficulty: Vec<LevelArg>,
     /// Row layout.
-    #[arg(long, value_enum, default_value_t = MadeFormatArg::Csv)]
-    pub format: MadeFormatArg,
+    #[arg(long, value_enum, hide = true, conflicts_with = "output_format")]
+    pub format: Option<MadeFormatArg>,
+    /// Row format (default: from the name of `-o`, `.ndjson` or `.jsonl` for NDJSON, else
+    /// CSV); `pairs` writes `puzzle solution` only, ungraded.
+    #[arg(long, value_enum)]
+    pub output_format: Option<OutputFormatArg>,
     /// Geometry and rules of the boards to make (default: classic 9x9).
     #[command(flatten)]
     pub boards: BoardArgs,
@@ -468,6 +550,10 @@ pub enum BenchMode {
 /// Options of `bench`.
 #[derive(Debug, Args)]
 pub struct BenchArgs {
+    /// Print nothing: no table on stdout, no warning on stderr (the results go to
+    /// `--report`, `--plot` and `--histogram`).
+    #[arg(short, long)]
+    pub quiet: bool,
     /// Input file (not stdin: records are loaded once and reused).
     pub input: PathBuf,
     /// What to time.
@@ -496,9 +582,9 @@ pub struct BenchArgs {
     /// CSV column holding puzzles (as for solve).
     #[arg(long, value_name = "NAME|INDEX")]
     pub column: Option<String>,
-    /// Write the results as JSON here.
-    #[arg(long, value_name = "FILE.json")]
-    pub json: Option<PathBuf>,
+    /// Write the results as JSON here (`--json` is the same).
+    #[arg(long, visible_alias = "json", value_name = "FILE.json")]
+    pub report: Option<PathBuf>,
     /// Write one .hgrm latency file per thread count: FILE with `.tN` before the extension.
     #[arg(long, value_name = "FILE.hgrm")]
     pub histogram: Option<PathBuf>,
@@ -516,8 +602,11 @@ pub struct BenchArgs {
 #[derive(Debug, Args)]
 pub struct CorpusArgs {
     /// Source puzzles (any input format the other commands read).
-    #[arg(long, value_name = "FILE")]
-    pub from: PathBuf,
+    #[arg(value_name = "INPUT", required_unless_present = "from")]
+    pub input: Option<PathBuf>,
+    /// The source, as an option (the same as INPUT).
+    #[arg(long, value_name = "FILE", conflicts_with = "input", hide = true)]
+    pub from: Option<PathBuf>,
     /// Records to write.
     #[arg(long, value_name = "N")]
     pub count: u64,
@@ -533,6 +622,19 @@ pub struct CorpusArgs {
     /// CSV column holding puzzles in the source.
     #[arg(long, value_name = "NAME|INDEX")]
     pub column: Option<String>,
+    /// Print no summary on stderr.
+    #[arg(short, long)]
+    pub quiet: bool,
+}
+
+impl CorpusArgs {
+    /// The source file, given as INPUT or `--from`.
+    pub fn source(&self) -> &std::path::Path {
+        self.input
+            .as_deref()
+            .or(self.from.as_deref())
+            .expect("clap requires one")
+    }
 }
 
 /// What makes two records the same for `dedupe` and `overlap`.

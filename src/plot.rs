@@ -153,8 +153,10 @@ fn legend<'a, DB: DrawingBackend + 'a, CT: CoordTranslate>(
 pub struct ThreadPoint<'a> {
     /// Threads.
     pub threads: usize,
-    /// Median puzzles/s.
+    /// Mean puzzles/s over the rounds.
     pub rate: f64,
+    /// Slowest and fastest rounds' puzzles/s.
+    pub range: (f64, f64),
     /// Latency over the timed rounds.
     pub histogram: &'a Histogram<u64>,
 }
@@ -171,7 +173,7 @@ pub fn bench_svg(title: &str, points: &[ThreadPoint<'_>]) -> Result<String, Plot
         let base = points.first().map_or(1.0, |p| p.rate / p.threads as f64);
         let y_max = points
             .iter()
-            .map(|p| p.rate)
+            .map(|p| p.range.1.max(p.rate))
             .fold(base * max_threads, f64::max)
             * 1.1;
         let mut chart = ChartBuilder::on(&left)
@@ -211,15 +213,21 @@ pub fn bench_svg(title: &str, points: &[ThreadPoint<'_>]) -> Result<String, Plot
                 BLUE.stroke_width(2),
             ))
             .map_err(err)?
-            .label("measured (median)")
+            .label("measured (mean; bars: min … max)")
             .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], BLUE.stroke_width(2)));
         chart
             .draw_series(measured.iter().map(|&p| Circle::new(p, 4, BLUE.filled())))
             .map_err(err)?;
+        chart
+            .draw_series(points.iter().map(|p| {
+                let x = p.threads as f64;
+                ErrorBar::new_vertical(x, p.range.0, p.rate, p.range.1, BLUE.stroke_width(1), 8)
+            }))
+            .map_err(err)?;
         legend(&mut chart)?;
         let series: Vec<(String, &Histogram<u64>)> = points
             .iter()
-            .map(|p| (format!("{} threads", p.threads), p.histogram))
+            .map(|p| (crate::bench::threads_label(p.threads), p.histogram))
             .collect();
         draw_latency(&right, &format!("{title}: latency"), &series)?;
         root.present().map_err(err)?;

@@ -428,6 +428,14 @@ fn bench_json_is_consistent() {
         table.contains("97 records (95 timed, 2 invalid excluded)"),
         "{table}"
     );
+    assert!(
+        table.contains("mean ± σ") && table.contains("min …"),
+        "{table}"
+    );
+    assert!(
+        table.contains("  1 thread ") && table.contains(" 2 threads "),
+        "{table}"
+    );
     let j: serde_json::Value = serde_json::from_slice(&std::fs::read(&json_path).unwrap()).unwrap();
     assert_eq!(j["records"], 97);
     assert_eq!(j["timed"], 95);
@@ -440,6 +448,8 @@ fn bench_json_is_consistent() {
         let rate = &r["puzzles_per_sec"];
         let f = |v: &serde_json::Value| v.as_f64().unwrap();
         assert!(f(&rate["min"]) <= f(&rate["median"]) && f(&rate["median"]) <= f(&rate["max"]));
+        assert!(f(&rate["min"]) <= f(&rate["mean"]) && f(&rate["mean"]) <= f(&rate["max"]));
+        assert!(f(&rate["stddev"]) >= 0.0);
         assert!(f(&rate["min"]) > 0.0);
         let l = &r["latency_ns"];
         let p = |k: &str| l[k].as_u64().unwrap();
@@ -473,7 +483,6 @@ fn corpus_is_deterministic_and_unique() {
         let path = dir.path().join(name);
         let out = run(&[
             "corpus",
-            "--from",
             src.to_str().unwrap(),
             "--count",
             "3000",
@@ -723,4 +732,174 @@ fn an_ndjson_output_name_picks_the_format_unless_told_otherwise() {
     assert!(told.starts_with("line,puzzle,solution,status"), "{told}");
     let csv = run(&dir.path().join("rows.txt"), &[]);
     assert!(csv.starts_with("line,puzzle,solution,status"));
+}
+
+/// The everyday flags mean the same on every command: `--output-format` is the row
+/// format (on `generate` too, `--format` kept as before), `--report` the JSON summary
+/// (`bench --json` kept), `-q` silence, and `corpus` takes its input as the others do.
+#[test]
+fn everyday_flags_mean_the_same_on_every_command() {
+    let ok = |args: &[&str]| {
+        let out = run(args);
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+        out
+    };
+    let ndjson = ok(&[
+        "generate",
+        "--count",
+        "4",
+        "--output-format",
+        "ndjson",
+        "-q",
+    ]);
+    let lines: Vec<serde_json::Value> = String::from_utf8(ndjson.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 4);
+    assert!(lines
+        .iter()
+        .all(|v| v["status"] == "unique" && v["givens"].is_u64()));
+    let pairs = ok(&["generate", "--count", "4", "--output-format", "pairs", "-q"]);
+    assert_eq!(
+        pairs.stdout,
+        ok(&["generate", "--count", "4", "--format", "lines", "-q"]).stdout
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let named = dir.path().join("made.ndjson");
+    ok(&[
+        "generate",
+        "--count",
+        "2",
+        "-q",
+        "-o",
+        named.to_str().unwrap(),
+    ]);
+    assert!(std::fs::read_to_string(&named)
+        .unwrap()
+        .starts_with("{\"line\":1,"));
+
+    let report = dir.path().join("bench.json");
+    let input = common::data("norvig-top95.txt");
+    let quiet = ok(&[
+        "bench",
+        input.to_str().unwrap(),
+        "--threads",
+        "1,64",
+        "--rounds",
+        "1",
+        "--warmup",
+        "0",
+        "-q",
+        "--report",
+        report.to_str().unwrap(),
+    ]);
+    assert!(quiet.stdout.is_empty() && quiet.stderr.is_empty());
+    let j: serde_json::Value = serde_json::from_slice(&std::fs::read(&report).unwrap()).unwrap();
+    assert_eq!(j["results"].as_array().unwrap().len(), 2);
+    let loud = ok(&[
+        "bench",
+        input.to_str().unwrap(),
+        "--threads",
+        "64",
+        "--rounds",
+        "1",
+        "--warmup",
+        "0",
+    ]);
+    assert!(stderr(&loud).contains("64 threads on"), "{}", stderr(&loud));
+
+    let corpus = ok(&["corpus", input.to_str().unwrap(), "--count", "10"]);
+    assert_eq!(corpus.stdout.iter().filter(|&&b| b == b'\n').count(), 10);
+    assert!(stderr(&corpus).starts_with("corpus: 10 records from 95 puzzles"));
+    let from = ok(&[
+        "corpus",
+        "--from",
+        input.to_str().unwrap(),
+        "--count",
+        "10",
+        "-q",
+    ]);
+    assert_eq!(from.stdout, corpus.stdout);
+    assert!(from.stderr.is_empty());
+
+    // minimize and canon take classic grids only: the board options are not offered in
+    // their help, and are refused with a reason when given.
+    let help = String::from_utf8(ok(&["minimize", "--help"]).stdout).unwrap();
+    assert!(
+        !help.contains("--size") && help.contains("--engine"),
+        "{help}"
+    );
+    let refused = run(&["canon", input.to_str().unwrap(), "--size", "16"]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(stderr(&refused).contains("classic 9x9 puzzles only"));
+}
+
+/// Shell completions and the manual page come from the parser's own definition: every
+/// command is in them.
+#[test]
+fn completions_and_man_page_cover_every_command() {
+    let commands = [
+        "solve", "classify", "grade", "minimize", "canon", "dedupe", "overlap", "split",
+        "generate", "bench", "corpus", "show", "merge", "serve",
+    ];
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let out = run(&["completions", shell]);
+        assert!(out.status.success(), "{shell}: {}", stderr(&out));
+        let text = String::from_utf8(out.stdout).unwrap();
+        for command in commands {
+            assert!(text.contains(command), "{shell} completions lack {command}");
+        }
+        assert!(text.contains("output-format"), "{shell}");
+    }
+    let bad = run(&["completions", "tcsh"]);
+    assert_eq!(bad.status.code(), Some(2));
+    let man = run(&["man"]);
+    assert!(man.status.success(), "{}", stderr(&man));
+    let page = String::from_utf8(man.stdout).unwrap();
+    assert!(
+        page.starts_with(".ie") || page.contains(".TH sudoku-batch 1"),
+        "{page:.200}"
+    );
+    for command in commands {
+        assert!(
+            page.contains(&format!(".TH sudoku-batch-{command} 1")),
+            "the manual has no page for {command}"
+        );
+    }
+}
+
+/// Help for people: every command's help ends with an example and its exit codes, and
+/// the record commands group their options under headings.
+#[test]
+fn every_command_has_examples_and_exit_codes_in_its_help() {
+    let top = String::from_utf8(run(&["--help"]).stdout).unwrap();
+    let commands: Vec<&str> = top
+        .split("Commands:")
+        .nth(1)
+        .unwrap()
+        .split("Options:")
+        .next()
+        .unwrap()
+        .lines()
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|c| *c != "help")
+        .collect();
+    assert!(commands.len() >= 16, "{commands:?}");
+    for command in &commands {
+        let help = String::from_utf8(run(&[command, "--help"]).stdout).unwrap();
+        assert!(
+            help.contains("Examples:\n  sudoku-batch "),
+            "{command}: no example"
+        );
+        assert!(help.contains("Exit status: 0"), "{command}: no exit codes");
+    }
+    let help = String::from_utf8(run(&["classify", "--help"]).stdout).unwrap();
+    for heading in ["Input:", "Boards:", "Engines:", "Output:", "Distribution:"] {
+        assert!(
+            help.contains(&format!("\n{heading}\n")),
+            "classify --help: {heading}"
+        );
+    }
 }

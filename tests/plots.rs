@@ -74,8 +74,8 @@ fn bench_plot_has_scaling_and_one_latency_line_per_thread_count() {
     let (texts, lines) = svg_contents(&svg);
     for label in [
         "ideal (linear)",
-        "measured (median)",
-        "1 threads",
+        "measured (mean; bars: min … max)",
+        "1 thread",
         "2 threads",
         "threads",
     ] {
