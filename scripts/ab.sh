@@ -7,6 +7,7 @@
 # Prints every run's puzzles/s (median of the bench's rounds), sorted, per file and
 # build; compare the middle and the best, not single runs.
 #
+# (`--json`, not `--report`: older builds know only that name.)
 # Usage: [ROUNDS=n] [MODE=count|solve] scripts/ab.sh FILE... -- BINARY...
 #   e.g. cp target/release/sudoku-batch /tmp/before; (change, build);
 #        scripts/ab.sh data/norvig-top95.txt data/magictour-top1465.txt -- /tmp/before target/release/sudoku-batch
@@ -16,7 +17,7 @@ rounds=${ROUNDS:-3}
 mode=${MODE:-count}
 files=()
 while [ $# -gt 0 ] && [ "$1" != "--" ]; do files+=("$1"); shift; done
-[ $# -gt 1 ] && [ ${#files[@]} -gt 0 ] || { sed -n 2,13p "$0"; exit 2; }
+[ $# -gt 1 ] && [ ${#files[@]} -gt 0 ] || { sed -n 2,14p "$0"; exit 2; }
 shift
 bins=("$@")
 command -v setarch >/dev/null || { echo "missing setarch (util-linux)" >&2; exit 2; }
@@ -36,7 +37,7 @@ for _ in $(seq "$rounds"); do
   for f in "${inputs[@]}"; do
     for b in "${bins[@]}"; do
       rate=$(setarch -R "$b" bench "$f" --threads 1 --rounds 3 --warmup 1 --mode "$mode" \
-        --report /dev/stderr 2>&1 >/dev/null | python3 -c \
+        --json /dev/stderr 2>&1 >/dev/null | python3 -c \
         'import json, sys; print(int(json.load(sys.stdin)["results"][0]["puzzles_per_sec"]["median"]))')
       runs["$f|$b"]="${runs["$f|$b"]:-} $rate"
     done
