@@ -17,7 +17,7 @@ rounds=${ROUNDS:-3}
 mode=${MODE:-count}
 files=()
 while [ $# -gt 0 ] && [ "$1" != "--" ]; do files+=("$1"); shift; done
-[ $# -gt 1 ] && [ ${#files[@]} -gt 0 ] || { sed -n 2,14p "$0"; exit 2; }
+[ $# -gt 1 ] && [ ${#files[@]} -gt 0 ] || { sed -n 2,13p "$0"; exit 2; }
 shift
 bins=("$@")
 command -v setarch >/dev/null || { echo "missing setarch (util-linux)" >&2; exit 2; }
