@@ -1,0 +1,119 @@
+//! `bench`: timed in-memory passes for a sweep of thread counts.
+
+use super::*;
+
+pub(super) fn run_bench(args: &cli::BenchArgs) -> Result<ExitCode, AppError> {
+    let outputs = given(&[
+        (args.report.as_deref(), "--report"),
+        (args.plot.as_deref(), "--plot"),
+    ]);
+    output::check_outputs(&[(&args.input, "the input")], &outputs)?;
+    let rules = board_rules(&args.boards)?;
+    let loaded = load_puzzles(&args.input, args.format, &args.column, &rules)?;
+    let boards = !loaded.boards.is_empty();
+    let mode = match args.mode {
+        cli::BenchMode::Solve => crate::bench::BenchMode::Solve,
+        cli::BenchMode::Count => crate::bench::BenchMode::Count,
+    };
+    let mut threads: Vec<usize> = args.threads.iter().map(|&t| usize::from(t)).collect();
+    if threads.is_empty() {
+        threads.push(1);
+        if default_threads() > 1 {
+            threads.push(default_threads());
+        }
+    }
+    let cores = default_threads();
+    if let Some(&over) = threads.iter().find(|&&t| t > cores) {
+        if !args.quiet {
+            eprintln!(
+                "warning: {} on {cores} cores: threads beyond the cores share them, so their \
+                 rates measure contention, not scaling",
+                crate::bench::threads_label(over)
+            );
+        }
+    }
+    if loaded.puzzles.is_empty() && !boards {
+        return Err(AppError::NoPuzzles {
+            path: args.input.clone(),
+            doing: "time",
+            invalid: Some(loaded.invalid),
+        });
+    }
+    let rounds = (args.warmup, args.rounds);
+    let (effort, timed) = match args.engine {
+        EngineArg::Fast => {
+            crate::bench::run::<Fast>(&loaded, rules.variant, mode, &threads, rounds)
+        }
+        EngineArg::Dlx => crate::bench::run::<Dlx>(&loaded, rules.variant, mode, &threads, rounds),
+    }
+    .map_err(|(t, source)| AppError::Threads {
+        count: Some(t),
+        source,
+    })?;
+    let mut results: Vec<ThreadResult> = Vec::new();
+    let mut histograms: Vec<Histogram<u64>> = Vec::new();
+    for (t, rates, histogram) in timed {
+        let rate = crate::bench::summarise(&rates);
+        let base = results
+            .first()
+            .map_or((rate.median, t), |r| (r.puzzles_per_sec.median, r.threads));
+        let speedup = rate.median / base.0.max(1e-9);
+        results.push(ThreadResult {
+            threads: t,
+            puzzles_per_sec: rate,
+            speedup,
+            efficiency: speedup / (t as f64 / base.1 as f64),
+            latency_ns: Latency::from_histogram(&histogram),
+        });
+        if let Some(path) = &args.histogram {
+            let mut text = Vec::new();
+            write_hgrm(&histogram, &mut text).map_err(render)?;
+            output::write_file(&per_thread_path(path, t), &text)?;
+        }
+        histograms.push(histogram);
+    }
+    if let Some(path) = &args.plot {
+        let points: Vec<ThreadPoint<'_>> = results
+            .iter()
+            .zip(&histograms)
+            .map(|(r, h)| ThreadPoint {
+                threads: r.threads,
+                rate: r.puzzles_per_sec.mean,
+                range: (r.puzzles_per_sec.min, r.puzzles_per_sec.max),
+                histogram: h,
+            })
+            .collect();
+        let name = args.input.file_name().map_or_else(
+            || args.input.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        );
+        let svg = plot::bench_svg(&name, &points)?;
+        output::write_file(path, svg.as_bytes())?;
+    }
+    let report = BenchReport {
+        input: args.input.display().to_string(),
+        records: (loaded.puzzles.len() + loaded.boards.len()) as u64 + loaded.invalid,
+        timed: (loaded.puzzles.len() + loaded.boards.len()) as u64,
+        invalid: loaded.invalid,
+        parse_seconds: loaded.parse_seconds,
+        mode,
+        warmup: args.warmup,
+        rounds: args.rounds,
+        effort,
+        results,
+    };
+    if !args.quiet {
+        let mut stdout = Output::open(None)?;
+        let text = if args.markdown {
+            crate::bench::markdown(&report)
+        } else {
+            crate::bench::table(&report)
+        };
+        stdout.write_all(text.as_bytes())?;
+        stdout.finish()?;
+    }
+    if let Some(path) = &args.report {
+        write_json_report(path, &report)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}

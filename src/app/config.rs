@@ -1,0 +1,163 @@
+//! Flags turned into the library's settings: board rules, formats, columns, threads,
+//! outputs to check, statuses to keep. Shared by every command.
+
+use super::*;
+
+/// The board rules of `--size`, `--variant` and `--symbols`, checked.
+pub(super) fn board_rules(args: &cli::BoardArgs) -> Result<BoardRules, AppError> {
+    let variant = match args.variant {
+        VariantArg::Classic => Variant::Classic,
+        VariantArg::Diagonal => Variant::Diagonal,
+        VariantArg::Windoku => Variant::Windoku,
+    };
+    BoardRules::parse(
+        args.size.as_deref().and_then(|s| s.parse().ok()),
+        Some(variant.name()),
+        args.symbols.as_deref(),
+    )
+    .map_err(AppError::Rules)
+}
+
+pub(super) fn format_choice(f: FormatArg) -> Option<Format> {
+    match f {
+        FormatArg::Auto => None,
+        FormatArg::Lines => Some(Format::Lines),
+        FormatArg::Csv => Some(Format::Csv),
+        FormatArg::Blocks => Some(Format::Blocks),
+    }
+}
+
+pub(super) fn column_choice(c: &Option<String>) -> ColumnChoice {
+    match c {
+        None => ColumnChoice::Auto,
+        Some(s) => match s.parse::<usize>() {
+            Ok(i) => ColumnChoice::Index(i),
+            Err(_) => ColumnChoice::Name(s.clone()),
+        },
+    }
+}
+
+pub(super) fn default_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+pub(super) fn is_stdin(path: &Path) -> bool {
+    path == Path::new("-")
+}
+
+/// A progress bar only for a person watching: stderr a terminal, not asked away.
+pub(super) fn show_progress(out: &OutputArgs) -> bool {
+    !out.quiet && !out.no_progress && std::io::stderr().is_terminal()
+}
+
+/// Writes the report and histogram files asked for, and the summary on stderr.
+/// The outputs named by `out` (with `-o`), as (path, option) pairs for
+/// [`output::check_outputs`].
+pub(super) fn named_outputs(out: &OutputArgs) -> Vec<(&Path, &'static str)> {
+    given(&[
+        (out.output.as_deref(), "-o"),
+        (out.report.as_deref(), "--report"),
+        (out.histogram.as_deref(), "--histogram"),
+        (out.plot.as_deref(), "--plot"),
+    ])
+}
+
+/// The (path, option) pairs whose option was given.
+pub(super) fn given<'a>(
+    options: &[(Option<&'a Path>, &'static str)],
+) -> Vec<(&'a Path, &'static str)> {
+    options
+        .iter()
+        .filter_map(|&(p, what)| p.map(|p| (p, what)))
+        .collect()
+}
+
+/// The statuses `--only` keeps (all when not given); a status the job never writes is
+/// refused, so that `solve --only unique` is not an empty file by mistake.
+pub(super) fn only_statuses<J: Job>(
+    job: &J,
+    only: &[cli::StatusArg],
+) -> Result<StatusSet, AppError> {
+    if only.is_empty() {
+        return Ok(StatusSet::ALL);
+    }
+    let statuses: Vec<Status> = only
+        .iter()
+        .map(|s| match s {
+            cli::StatusArg::Unique => Status::Unique,
+            cli::StatusArg::Multiple => Status::Multiple,
+            cli::StatusArg::Solved => Status::Solved,
+            cli::StatusArg::Unsolvable => Status::Unsolvable,
+            cli::StatusArg::Invalid => Status::Invalid,
+            cli::StatusArg::Undecided => Status::Undecided,
+        })
+        .collect();
+    let counts = job.checks_uniqueness();
+    if let Some(never) = statuses.iter().find(|s| match s {
+        Status::Unique | Status::Multiple => !counts,
+        Status::Solved => counts,
+        _ => false,
+    }) {
+        let writes = if counts {
+            "unique, multiple, unsolvable and invalid"
+        } else {
+            "solved, unsolvable and invalid"
+        };
+        return Err(Usage::OnlyNever {
+            status: *never,
+            command: job.name(),
+            writes,
+        }
+        .into());
+    }
+    Ok(StatusSet::of(&statuses))
+}
+
+/// The row format an output's name asks for: NDJSON for `.ndjson` and `.jsonl`, else
+/// CSV (the contract).
+/// The row format asked for, else the one the output's name says.
+pub(super) fn row_format(asked: Option<OutputFormatArg>, output: Option<&Path>) -> OutputFormat {
+    match asked {
+        Some(OutputFormatArg::Csv) => OutputFormat::Csv,
+        Some(OutputFormatArg::Lines) => OutputFormat::Lines,
+        Some(OutputFormatArg::Grid) => OutputFormat::Grid,
+        Some(OutputFormatArg::Ndjson) => OutputFormat::Ndjson,
+        Some(OutputFormatArg::Pairs) => OutputFormat::Pairs,
+        None => format_of_name(output),
+    }
+}
+
+pub(super) fn format_of_name(output: Option<&Path>) -> OutputFormat {
+    let extension = output
+        .and_then(Path::extension)
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase);
+    match extension.as_deref() {
+        Some("ndjson" | "jsonl") => OutputFormat::Ndjson,
+        _ => OutputFormat::Csv,
+    }
+}
+
+/// True for an input that is neither a regular file nor a directory (a FIFO, a
+/// character device, a process substitution).
+pub(super) fn is_special(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir())
+}
+
+pub(super) fn key_by(by: cli::ByArg) -> crate::classes::KeyBy {
+    match by {
+        cli::ByArg::Canonical => crate::classes::KeyBy::Canonical,
+        cli::ByArg::Text => crate::classes::KeyBy::Text,
+    }
+}
+
+/// A rayon pool of `threads` (default: all cores).
+pub(super) fn pool(threads: Option<u16>) -> Result<rayon::ThreadPool, AppError> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.map_or_else(default_threads, usize::from))
+        .build()
+        .map_err(|source| AppError::Threads {
+            count: None,
+            source,
+        })
+}

@@ -1,0 +1,51 @@
+//! `corpus`: large test sets by validity-preserving transforms.
+
+use super::*;
+
+pub(super) fn run_corpus(args: &cli::CorpusArgs) -> Result<ExitCode, AppError> {
+    let started = std::time::Instant::now();
+    let source = args.source();
+    if let Some(out) = &args.output {
+        output::check_outputs(&[(source, "the input")], &[(out, "-o")])?;
+    }
+    let loaded = load_puzzles(source, args.format, &args.column, &BoardRules::default())?;
+    if loaded.puzzles.is_empty() {
+        return Err(AppError::NoPuzzles {
+            path: source.to_path_buf(),
+            doing: "transform",
+            invalid: None,
+        });
+    }
+    let mut out = Output::open(args.output.as_deref())?;
+    let mut buf = Vec::with_capacity(1 << 20);
+    let mut failed: Option<OutputError> = None;
+    crate::corpus::generate(&loaded.puzzles, args.count, args.seed, |g| {
+        if failed.is_some() {
+            return;
+        }
+        buf.extend_from_slice(&g.to_line());
+        buf.push(b'\n');
+        if buf.len() >= 1 << 20 {
+            if let Err(e) = out.write_all(&buf) {
+                failed = Some(e);
+            }
+            buf.clear();
+        }
+    });
+    if let Some(e) = failed {
+        return Err(e.into());
+    }
+    out.write_all(&buf)?;
+    out.finish()?;
+    if !args.quiet {
+        eprintln!(
+            "corpus: {} records from {} puzzles of {} (seed {}) in {:.2} s",
+            args.count,
+            loaded.puzzles.len(),
+            source.display(),
+            args.seed,
+            started.elapsed().as_secs_f64()
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,152 @@
+//! The dataset commands (`dedupe`, `split`, `overlap`): records grouped by class.
+
+use super::*;
+
+pub(super) fn run_dedupe(args: &cli::DedupeArgs) -> Result<ExitCode, AppError> {
+    let outputs = given(&[
+        (args.output.as_deref(), "-o"),
+        (args.rows.as_deref(), "--rows"),
+        (args.report.as_deref(), "--report"),
+    ]);
+    output::check_outputs(&[(&args.input.input, "the input")], &outputs)?;
+    let (bytes, layout) = read_dataset(&args.input)?;
+    let mut out = Output::open(args.output.as_deref())?;
+    let mut rows = args
+        .rows
+        .as_deref()
+        .map(|p| Output::open(Some(p)))
+        .transpose()?;
+    let pool = pool(args.input.threads)?;
+    let mut report = pool
+        .install(|| {
+            crate::dedupe::dedupe(
+                bytes.bytes(),
+                &layout,
+                key_by(args.by),
+                &mut out,
+                rows.as_mut().map(|r| r as &mut dyn Write),
+            )
+        })
+        .map_err(|e| written_error(args.output.as_deref(), e))?;
+    report.input = args.input.input.display().to_string();
+    bytes.check_unchanged(&args.input.input)?;
+    out.finish()?;
+    if let Some(rows) = rows {
+        rows.finish()?;
+    }
+    if let Some(path) = &args.report {
+        write_json_report(path, &report)?;
+    }
+    if !args.quiet {
+        let _ = report.write_summary(&mut std::io::stderr());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+pub(super) fn run_split(args: &cli::SplitArgs) -> Result<ExitCode, AppError> {
+    let input = &args.input.input;
+    crate::split::check_fraction(args.fraction).map_err(AppError::Split)?;
+    let side = |given: &Option<PathBuf>, part: &'static str| -> Result<PathBuf, AppError> {
+        if let Some(path) = given {
+            return Ok(path.clone());
+        }
+        if is_stdin(input) {
+            return Err(Usage::SplitNeedsOut(part).into());
+        }
+        let stem = input.file_stem().unwrap_or_default().to_string_lossy();
+        Ok(PathBuf::from(match input.extension() {
+            Some(ext) => format!("{stem}.{part}.{}", ext.to_string_lossy()),
+            None => format!("{stem}.{part}"),
+        }))
+    };
+    let (train_path, test_path) = (
+        side(&args.train_out, "train")?,
+        side(&args.test_out, "test")?,
+    );
+    let mut outputs = vec![
+        (train_path.as_path(), "--train-out"),
+        (test_path.as_path(), "--test-out"),
+    ];
+    if let Some(report) = &args.report {
+        outputs.push((report, "--report"));
+    }
+    output::check_outputs(&[(input, "the input")], &outputs)?;
+    let (bytes, layout) = read_dataset(&args.input)?;
+    let mut train = Output::open(Some(&train_path))?;
+    let mut test = Output::open(Some(&test_path))?;
+    let pool = pool(args.input.threads)?;
+    let mut report = pool
+        .install(|| {
+            crate::split::split(
+                bytes.bytes(),
+                &layout,
+                key_by(args.by),
+                args.fraction,
+                args.seed,
+                &mut train,
+                &mut test,
+            )
+        })
+        .map_err(|e| match e {
+            crate::split::SplitError::Write { test, source } => {
+                written_error(Some(if test { &test_path } else { &train_path }), source)
+            }
+            other => AppError::Split(other),
+        })?;
+    report.input = input.display().to_string();
+    bytes.check_unchanged(input)?;
+    train.finish()?;
+    test.finish()?;
+    if let Some(path) = &args.report {
+        write_json_report(path, &report)?;
+    }
+    if !args.quiet {
+        let _ = report.write_summary(&mut std::io::stderr());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+pub(super) fn run_overlap(args: &cli::OverlapArgs) -> Result<ExitCode, AppError> {
+    let outputs = given(&[
+        (args.output.as_deref(), "-o"),
+        (args.report.as_deref(), "--report"),
+    ]);
+    output::check_outputs(
+        &[
+            (&args.train, "the training set"),
+            (&args.test, "the test set"),
+        ],
+        &outputs,
+    )?;
+    let train = read_input(&args.train, false)?;
+    let test = read_input(&args.test, false)?;
+    let format = format_choice(args.format);
+    let column = column_choice(&args.column);
+    let train_layout = input::detect_layout(train.bytes(), format, &column)?;
+    let test_layout = input::detect_layout(test.bytes(), format, &column)?;
+    let mut out = Output::open(args.output.as_deref())?;
+    let pool = pool(args.threads)?;
+    let mut report = pool
+        .install(|| {
+            crate::dedupe::overlap(
+                (train.bytes(), &train_layout),
+                (test.bytes(), &test_layout),
+                key_by(args.by),
+                &mut out,
+            )
+        })
+        .map_err(|e| written_error(args.output.as_deref(), e))?;
+    report.train = args.train.display().to_string();
+    report.test = args.test.display().to_string();
+    out.finish()?;
+    if let Some(path) = &args.report {
+        write_json_report(path, &report)?;
+    }
+    if !args.quiet {
+        let _ = report.write_summary(&mut std::io::stderr());
+    }
+    if args.require_disjoint && report.leaks > 0 {
+        return Ok(ExitCode::from(EXIT_NOT_UNIQUE));
+    }
+    Ok(ExitCode::SUCCESS)
+}

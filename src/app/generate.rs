@@ -1,0 +1,86 @@
+//! `generate`: new puzzles from a seed.
+
+use super::*;
+
+pub(super) fn run_generate(args: &GenerateArgs) -> Result<ExitCode, AppError> {
+    let pattern = match args.symmetry {
+        SymmetryArg::None => Pattern::None,
+        SymmetryArg::Rot180 => Pattern::Rot180,
+        SymmetryArg::Rot90 => Pattern::Rot90,
+        SymmetryArg::Mirror => Pattern::Mirror,
+        SymmetryArg::Diagonal => Pattern::Diagonal,
+    };
+    let target = args.givens.map_or(Target::Minimal, Target::Givens);
+    let levels: Vec<Level> = args
+        .difficulty
+        .iter()
+        .map(|l| match l {
+            LevelArg::Easy => Level::Easy,
+            LevelArg::Medium => Level::Medium,
+            LevelArg::Hard => Level::Hard,
+            LevelArg::Expert => Level::Expert,
+            LevelArg::Extreme => Level::Extreme,
+        })
+        .collect();
+    let level = (!levels.is_empty()).then(|| Levels::of(&levels));
+    let rules = board_rules(&args.boards)?;
+    let generate = if rules.all_boards() {
+        let side = rules
+            .size
+            .or(rules.symbols.as_ref().map(Symbols::side))
+            .unwrap_or(9);
+        if level.is_some() {
+            return Err(Usage::DifficultyOfBoards.into());
+        }
+        if let Some(k) = args.givens.filter(|&k| usize::from(k) > side * side) {
+            return Err(Usage::GivensOverCells { givens: k, side }.into());
+        }
+        let plan =
+            BoardPlan::new(side, rules.variant, pattern, target).map_err(AppError::Geometry)?;
+        Generate::boards(plan, args.seed)
+    } else {
+        if let Some(k) = args.givens.filter(|k| !(MIN_GIVENS..=81).contains(k)) {
+            return Err(Usage::GivensOutOfRange(k).into());
+        }
+        // Pairs have no difficulty column to fill.
+        let graded = made_format(args) != OutputFormat::Pairs;
+        Generate::new(Spec { pattern, target }, args.seed, level, graded)
+    };
+    let options = MakeOptions {
+        count: args.count,
+        threads: args.threads.map_or_else(default_threads, usize::from),
+        output_format: made_format(args),
+        progress: show_progress(&args.out),
+        symbols: generate
+            .board_plan()
+            .map(|plan| rules.symbols_for(plan.side())),
+    };
+    output::check_outputs(&[], &named_outputs(&args.out))?;
+    let mut out = Output::open(args.out.output.as_deref())?;
+    let (mut report, histogram) = match args.engine {
+        EngineArg::Fast => pipeline::run_generate::<Fast>(&generate, &options, &mut out),
+        EngineArg::Dlx => pipeline::run_generate::<Dlx>(&generate, &options, &mut out),
+    }?;
+    report.input = match generate.board_plan() {
+        None => format!("generate (seed {})", args.seed),
+        Some(plan) => format!(
+            "generate {0}x{0} {1} (seed {2})",
+            plan.side(),
+            plan.variant().name(),
+            args.seed
+        ),
+    };
+    out.finish()?;
+    write_results(&report, &histogram, &args.out)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `generate`'s row format: `--output-format`, or the older `--format csv|lines`
+/// (`lines` then meant pairs), else the output's name.
+pub(super) fn made_format(args: &GenerateArgs) -> OutputFormat {
+    match args.format {
+        Some(MadeFormatArg::Csv) => OutputFormat::Csv,
+        Some(MadeFormatArg::Lines) => OutputFormat::Pairs,
+        None => row_format(args.output_format, args.out.output.as_deref()),
+    }
+}

@@ -1,0 +1,298 @@
+//! Runs the parsed command line: turns flags into library calls and errors into exit
+//! codes. `main.rs` only calls [`run`].
+//!
+//! One file per command (or family of commands), beside the rooms they share:
+//! `config` (flags into settings), `inputs`, `outputs` and `error` (typed errors and
+//! exit codes).
+
+use std::io::{IsTerminal, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use crate::bench::{BenchReport, ThreadResult};
+use crate::cli::{
+    self, Cli, Command, EngineArg, FormatArg, GenerateArgs, InputArgs, LevelArg, MadeFormatArg,
+    OutputArgs, OutputFormatArg, RunArgs, SymmetryArg, VariantArg,
+};
+use crate::dlx::Dlx;
+use crate::engine::{Budget, Engine, Fast};
+use crate::generate::{BoardPlan, Pattern, Spec, Target, MIN_GIVENS};
+use crate::grader::{Level, Levels};
+use crate::input::compressed::{self, Compression};
+use crate::input::{self, ColumnChoice, Format, InputError};
+use crate::jobs::Generate;
+use crate::jobs::{Canon, Classify, CrossCheck, Grade, Job, Minimize, Solve};
+use crate::output::{self, Output, OutputError};
+use crate::pipeline::{self, MakeOptions, RunError, RunOptions, Shard};
+use crate::plot::{self, ThreadPoint};
+use crate::puzzle::Shape;
+use crate::report::{write_hgrm, Latency, RunReport, Status, StatusSet};
+use crate::rows::OutputFormat;
+use crate::serve::{serve, ServeError, ServeOptions};
+use crate::variant::{BoardRules, RulesError, Symbols, Variant};
+use hdrhistogram::Histogram;
+
+mod bench;
+mod config;
+mod corpus;
+mod dataset;
+mod docs;
+mod error;
+mod generate;
+mod inputs;
+mod merge;
+mod outputs;
+mod record;
+mod serve;
+mod show;
+
+pub use error::AppError;
+pub use merge::REPORT_LINE;
+
+use config::*;
+use error::*;
+use inputs::*;
+use outputs::*;
+
+use bench::run_bench;
+use corpus::run_corpus;
+use dataset::{run_dedupe, run_overlap, run_split};
+use docs::{run_completions, run_man};
+use generate::run_generate;
+use merge::run_merge;
+use record::{run_job, run_record};
+use serve::run_serve;
+use show::run_show;
+
+/// On SIGINT, SIGTERM or SIGHUP (Ctrl-C, `timeout`, systemd, Slurm, a closed terminal):
+/// removes the temporary output files, then exits with 128 + the signal's number (130,
+/// 143, 129), as a shell reports a process the signal killed.
+#[cfg(unix)]
+fn remove_outputs_on_signals() {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
+        return;
+    };
+    std::thread::spawn(move || {
+        if let Some(signal) = signals.forever().next() {
+            output::remove_pending();
+            std::process::exit(128 + signal);
+        }
+    });
+}
+
+/// Ctrl-C: removes the temporary output files, then exits as interrupted (130).
+#[cfg(not(unix))]
+fn remove_outputs_on_signals() {
+    let _ = ctrlc::set_handler(|| {
+        output::remove_pending();
+        std::process::exit(130);
+    });
+}
+
+/// Runs a parsed command line and returns the process exit code.
+pub fn run(cli: Cli) -> ExitCode {
+    // The server stops on SIGTERM or Ctrl-C by itself, after requests in flight.
+    if let Command::Serve(args) = &cli.command {
+        return report_error(run_serve(args));
+    }
+    remove_outputs_on_signals();
+    let result = match cli.command {
+        Command::Solve(args) => run_record::<Solve>(&args, false),
+        Command::Classify(args) => {
+            let unique = args.require_unique;
+            match (args.run.engine, args.cross_check) {
+                (_, false) => run_record::<Classify>(&args.run, unique),
+                // The other family checks the one asked for.
+                (EngineArg::Fast, true) => run_job(&CrossCheck::new(), &args.run, unique),
+                (EngineArg::Dlx, true) => {
+                    run_job(&CrossCheck::<Dlx, Fast>::default(), &args.run, unique)
+                }
+            }
+        }
+        Command::Minimize(args) => run_record::<Minimize>(&args, false),
+        Command::Canon(args) => run_record::<Canon>(&args, false),
+        Command::Grade(args) => run_record::<Grade>(&args, false),
+        Command::Dedupe(args) => run_dedupe(&args),
+        Command::Split(args) => run_split(&args),
+        Command::Overlap(args) => run_overlap(&args),
+        Command::Generate(args) => run_generate(&args),
+        Command::Show(args) => run_show(&args),
+        Command::Merge(args) => run_merge(&args),
+        Command::Bench(args) => run_bench(&args),
+        Command::Corpus(args) => run_corpus(&args),
+        Command::Completions(args) => run_completions(&args),
+        Command::Man => run_man(),
+        Command::Serve(_) => unreachable!("handled above"),
+    };
+    report_error(result)
+}
+
+/// The exit code for a command's result, with the error on stderr.
+fn report_error(result: Result<ExitCode, AppError>) -> ExitCode {
+    match result {
+        Ok(code) => code,
+        // The reader of our stdout went away (`| head`): stop quietly, as cat does.
+        Err(e) if e.is_broken_pipe() => ExitCode::SUCCESS,
+        Err(e) => {
+            let _ = writeln!(std::io::stderr(), "sudoku-batch: error: {e}");
+            ExitCode::from(EXIT_ERROR)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn per_thread_paths() {
+        assert_eq!(
+            per_thread_path(Path::new("out/lat.hgrm"), 2),
+            Path::new("out/lat.t2.hgrm")
+        );
+        assert_eq!(per_thread_path(Path::new("lat"), 4), Path::new("lat.t4"));
+    }
+
+    /// The fast engines, except that they call every puzzle whose first cell is given
+    /// `multiple`: a planted engine bug for `--cross-check` to find.
+    struct Faulty(Box<Fast>);
+
+    impl crate::engine::Engine for Faulty {
+        fn new(variant: Variant) -> Box<Self> {
+            Box::new(Faulty(Fast::new(variant)))
+        }
+        fn solve(&mut self, p: &crate::Grid) -> crate::Outcome {
+            self.0.solve(p)
+        }
+        fn solve_excluding(&mut self, p: &crate::Grid, cell: usize, digit: u8) -> crate::Outcome {
+            self.0.solve_excluding(p, cell, digit)
+        }
+        fn count(&mut self, p: &crate::Grid, limit: u64) -> crate::Count {
+            self.0.count(p, limit)
+        }
+        fn classify(&mut self, p: &crate::Grid) -> crate::Classification {
+            match self.0.classify(p) {
+                crate::Classification::Unique(s) if p.get(0) != 0 => {
+                    crate::Classification::Multiple(s)
+                }
+                other => other,
+            }
+        }
+        fn count_board(
+            &mut self,
+            board: &crate::variant::Board,
+            limit: u64,
+        ) -> Result<
+            Result<crate::variant::BoardCount, crate::variant::BoardClash>,
+            crate::variant::GeometryError,
+        > {
+            let mut counted = self.0.count_board(board, limit);
+            if let Ok(Ok(count)) = &mut counted {
+                if board.get(0) != 0 && count.solutions == 1 && limit > 1 {
+                    count.solutions = 2;
+                }
+            }
+            counted
+        }
+        fn stats(&self) -> crate::SearchStats {
+            self.0.stats()
+        }
+        fn set_budget(&mut self, budget: Budget) {
+            self.0.set_budget(budget);
+        }
+    }
+
+    /// What `classify FILE --cross-check` did with the planted bug as second engine, and
+    /// then with dancing links.
+    struct Planted {
+        /// Lines whose record has r1c1 given (the planted disagreements).
+        lines: Vec<u64>,
+        /// Records in the file.
+        records: u64,
+        faulty: (ExitCode, RunReport, String),
+        sound: (ExitCode, String),
+    }
+
+    fn planted_run(file: &str) -> Planted {
+        use clap::Parser;
+        let data = Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
+        let text = std::fs::read_to_string(&data).unwrap();
+        let lines: Vec<u64> = (1..)
+            .zip(text.lines())
+            .filter(|(_, l)| !l.starts_with('.') && !l.starts_with('0'))
+            .map(|(n, _)| n)
+            .collect();
+        assert!(lines.len() > 10, "{file} must hold puzzles with r1c1 given");
+        let dir = tempfile::tempdir().unwrap();
+        let (rows, report) = (dir.path().join("rows.csv"), dir.path().join("r.json"));
+        let cli = Cli::parse_from([
+            "sudoku-batch",
+            "classify",
+            data.to_str().unwrap(),
+            "--cross-check",
+            "-q",
+            "-o",
+            rows.to_str().unwrap(),
+            "--report",
+            report.to_str().unwrap(),
+        ]);
+        let Command::Classify(args) = cli.command else {
+            panic!("not classify")
+        };
+        let read = |path: &Path| std::fs::read_to_string(path).unwrap();
+        let code = run_job(&CrossCheck::<Fast, Faulty>::default(), &args.run, false).unwrap();
+        let faulty = (
+            code,
+            serde_json::from_str(&read(&report)).unwrap(),
+            read(&rows),
+        );
+        let code = run_job(&CrossCheck::new(), &args.run, false).unwrap();
+        Planted {
+            lines,
+            records: text.lines().count() as u64,
+            faulty,
+            sound: (code, read(&rows)),
+        }
+    }
+
+    #[test]
+    fn a_disagreement_is_counted_listed_and_exits_3() {
+        let run = planted_run("data/norvig-top95.txt");
+        let (code, report, written) = &run.faulty;
+        assert_eq!(*code, ExitCode::from(EXIT_DISAGREE));
+        assert_eq!(report.disagree, Some(run.lines.len() as u64));
+        assert_eq!(report.first_disagree, run.lines[..10]);
+        // The rows are the first engine's; column `engines` marks the planted records.
+        let disagreeing: Vec<u64> = written
+            .lines()
+            .skip(1)
+            .filter(|l| l.ends_with(",disagree"))
+            .map(|l| l.split(',').next().unwrap().parse().unwrap())
+            .collect();
+        assert_eq!(disagreeing, run.lines);
+        assert!(written.lines().skip(1).all(|l| l.contains(",unique,")));
+        // Without the planted bug, the same run agrees everywhere and exits 0.
+        assert_eq!(run.sound.0, ExitCode::SUCCESS);
+    }
+
+    #[test]
+    fn a_disagreement_on_variant_boards_is_found_too() {
+        let run = planted_run("data/variants/solo-16x16.txt");
+        let (code, report, _) = &run.faulty;
+        assert_eq!(*code, ExitCode::from(EXIT_DISAGREE));
+        assert_eq!(report.disagree, Some(run.lines.len() as u64));
+        assert_eq!(report.cross_checked, Some(run.records));
+        assert_eq!(report.first_disagree, run.lines[..10]);
+        // Variant engine checked by dancing links: all agree.
+        let (code, written) = &run.sound;
+        assert_eq!(*code, ExitCode::SUCCESS);
+        assert!(
+            written
+                .lines()
+                .skip(1)
+                .all(|l| l.ends_with(",unique,,,agree")),
+            "{written}"
+        );
+    }
+}

@@ -1,0 +1,146 @@
+//! The record commands (`solve`, `classify`, `grade`, `minimize`, `canon`): one job per
+//! record through the pipeline.
+
+use super::*;
+
+/// A record job of either engine family: `Solve<E>` for any `E`. What makes adding a
+/// record command one type (the job) and one line (its arm in [`super::run`]).
+pub(super) trait OnEngine {
+    /// The job on engine family `E`.
+    type With<E: Engine>: Job + Default;
+}
+
+impl<E> OnEngine for Solve<E> {
+    type With<F: Engine> = Solve<F>;
+}
+impl<E> OnEngine for Classify<E> {
+    type With<F: Engine> = Classify<F>;
+}
+impl<E> OnEngine for Grade<E> {
+    type With<F: Engine> = Grade<F>;
+}
+impl<E> OnEngine for Minimize<E> {
+    type With<F: Engine> = Minimize<F>;
+}
+impl<E> OnEngine for Canon<E> {
+    type With<F: Engine> = Canon<F>;
+}
+
+/// Runs record job `J` on the engine family `--engine` names.
+pub(super) fn run_record<J: OnEngine>(
+    args: &RunArgs,
+    require_unique: bool,
+) -> Result<ExitCode, AppError> {
+    match args.engine {
+        EngineArg::Fast => run_job(&J::With::<Fast>::default(), args, require_unique),
+        EngineArg::Dlx => run_job(&J::With::<Dlx>::default(), args, require_unique),
+    }
+}
+
+/// Runs one job over the input through the pipeline, then writes the report, the
+/// histogram and the summary.
+pub(super) fn run_job<J: Job>(
+    job: &J,
+    args: &RunArgs,
+    require_unique: bool,
+) -> Result<ExitCode, AppError> {
+    let InputArgs {
+        input,
+        threads,
+        format,
+        column,
+        no_mmap,
+        member,
+    } = &args.input;
+    let options = RunOptions {
+        threads: threads.map_or_else(default_threads, usize::from),
+        format: format_choice(*format),
+        column: column_choice(column),
+        output_format: row_format(args.output_format, args.out.output.as_deref()),
+        progress: show_progress(&args.out),
+        shard: args.shard.map(|(index, count)| Shard { index, count }),
+        header: !args.no_header,
+        first_line: args.first_line,
+        pool: None,
+        boards: board_rules(&args.boards)?,
+        only: only_statuses(job, &args.only)?,
+        budget: Budget::guesses(args.budget),
+        max_record: args.max_record_bytes,
+        cancel: None,
+    };
+    if options.boards.all_boards() && !job.takes().contains(Shape::Board) {
+        return Err(Usage::BoardsRefused(job.name()).into());
+    }
+    if options.shard.is_some() && (is_stdin(input) || is_special(input)) {
+        return Err(Usage::ShardOfStream.into());
+    }
+    output::check_outputs(&[(input, "the input")], &named_outputs(&args.out))?;
+    // Open the input before the output, so a bad input leaves no output file behind.
+    let opened = open_input(input, *no_mmap, member.as_deref())?;
+    if options.shard.is_some() {
+        if let Opened::Stream { found, .. } = &opened {
+            return Err(match found.first() {
+                Some(&what) => Usage::ShardOfEncoded {
+                    path: input.to_path_buf(),
+                    what,
+                },
+                None => Usage::ShardOfStream,
+            }
+            .into());
+        }
+    }
+    let mut out = Output::open(args.out.output.as_deref())?;
+    let (mut report, histogram) = match opened {
+        Opened::Mapped(bytes) => {
+            let run = pipeline::run_file(job, input, &bytes, &options, &mut out)?;
+            report_input(run, input, &[])
+        }
+        Opened::Stream { reader, found } => {
+            let run = pipeline::run_stream(job, reader, &options, &mut out)
+                .map_err(|e| named_stream_error(e, input))?;
+            report_input(run, input, &found)
+        }
+    };
+    if let Some(shard) = options.shard {
+        report.input = format!("{} (shard {}/{})", report.input, shard.index, shard.count);
+    }
+    if report.rows_written.checked_add(report.left_out) != Some(report.records) {
+        return Err(AppError::LostRows {
+            input: report.input.clone(),
+            records: report.records,
+            rows: report.rows_written,
+            left_out: report.left_out,
+        });
+    }
+    if args.report_line {
+        let json = serde_json::to_string(&report).map_err(AppError::Encode)?;
+        out.write_all(format!("{REPORT_LINE}{json}\n").as_bytes())?;
+    }
+    out.finish()?;
+    write_results(&report, &histogram, &args.out)?;
+    if let Some(n @ 1..) = report.disagree {
+        let lines: Vec<String> = report.first_disagree.iter().map(u64::to_string).collect();
+        let _ = writeln!(
+            std::io::stderr(),
+            "sudoku-batch: the engines disagree on {n} records; first at lines {} \
+             (please report this as a bug, with those records)",
+            lines.join(", ")
+        );
+        return Ok(ExitCode::from(EXIT_DISAGREE));
+    }
+    let not_unique = report.records - report.counts.unique;
+    if require_unique && not_unique > 0 {
+        let lines: Vec<String> = report
+            .first_not_unique
+            .iter()
+            .map(|l| l.to_string())
+            .collect();
+        let _ = writeln!(
+            std::io::stderr(),
+            "sudoku-batch: {not_unique} records are not unique; first at lines {}",
+            lines.join(", ")
+        );
+        return Ok(ExitCode::from(EXIT_NOT_UNIQUE));
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,30 @@
+//! `show`: a few records drawn for a person.
+
+use super::*;
+
+pub(super) fn run_show(args: &cli::ShowArgs) -> Result<ExitCode, AppError> {
+    if is_stdin(&args.input) {
+        return Err(Usage::NeedsFile("show needs a file, not stdin").into());
+    }
+    let bytes = input::open_file(&args.input, false)?;
+    let layout = input::detect_layout(
+        bytes.bytes(),
+        format_choice(args.format),
+        &column_choice(&args.column),
+    )?;
+    let color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    let text = crate::show::show(
+        bytes.bytes(),
+        &layout,
+        &args.lines,
+        crate::show::Style { color },
+    )
+    .map_err(|source| AppError::Show {
+        path: args.input.clone(),
+        source,
+    })?;
+    let mut out = Output::open(None)?;
+    out.write_all(text.as_bytes())?;
+    out.finish()?;
+    Ok(ExitCode::SUCCESS)
+}
