@@ -70,8 +70,6 @@ pub struct Shapes(u8);
 impl Shapes {
     /// Classic 9x9 grids only.
     pub const GRIDS: Shapes = Shapes(1);
-    /// Grids and pencil marks.
-    pub const GRIDS_AND_MARKS: Shapes = Shapes(1 | 2);
     /// Grids and variant boards.
     pub const GRIDS_AND_BOARDS: Shapes = Shapes(1 | 4);
     /// Every shape.
@@ -89,11 +87,6 @@ impl Shapes {
     #[inline]
     pub const fn contains(self, shape: Shape) -> bool {
         self.0 & Shapes::bit(shape) != 0
-    }
-
-    /// The shapes in both sets.
-    pub const fn and(self, other: Shapes) -> Shapes {
-        Shapes(self.0 & other.0)
     }
 }
 

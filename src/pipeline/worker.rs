@@ -275,16 +275,13 @@ impl BoardSetup {
         self.all
             || (matches!(record.puzzle, Err(RecordError::Parse(_)))
                 && record.marks.is_none()
-                && matches!(record.raw.trim_ascii().len(), 16 | 256 | 625))
+                && board_length(record.raw.trim_ascii()))
     }
-}
-
-impl BoardSetup {
     /// True when an in-memory record's `text` (trimmed) is read as a variant board:
     /// always under rules other than classic 9x9, else when it has 16, 256 or 625
     /// cells.
     pub fn takes_text(&self, text: &[u8]) -> bool {
-        self.all || matches!(text.len(), 16 | 256 | 625)
+        self.all || board_length(text)
     }
 
     /// An in-memory record's `text` read as a variant board by the run's rules.
@@ -317,6 +314,12 @@ impl BoardSetup {
             _ => true,
         }
     }
+}
+
+/// True when `text` has the cells of a 4x4, 16x16 or 25x25 board (a 9x9 one is a grid).
+#[inline]
+fn board_length(text: &[u8]) -> bool {
+    matches!(text.len(), 16 | 256 | 625)
 }
 
 impl Default for BoardSetup {
