@@ -13,7 +13,8 @@
 //! cells is one `invalid` record (a titled block runs to the next title or blank line,
 //! so ten rows there are one bad block).
 
-use super::{is_skipped_line, trim_cr, Record, RecordError};
+use super::lines::{is_skipped_line, trim_cr};
+use super::{Record, RecordError};
 use crate::grid::{cell_value, Grid, CELLS};
 
 /// What is wrong with a block.
