@@ -16,6 +16,8 @@ use crate::rows::{Reason, BAND_LINE};
 pub struct Style {
     /// Use ANSI bold and colour.
     pub color: bool,
+    /// Write each record's line, status and grade above its drawing.
+    pub titles: bool,
 }
 
 /// A record picked for showing: its line and text as read.
@@ -104,21 +106,23 @@ pub fn show(
         let (answer, reason) = worker.answer(&job, puzzle, &boards);
         let csv_column =
             (layout.format == crate::input::Format::Csv).then_some(&*layout.puzzle_name);
-        let _ = write!(text, "{}", paint(style, "1", &format!("line {}", p.line)));
-        let _ = write!(text, ": {}", answer.status.word());
-        if let Some(reason) = reason {
-            let _ = write!(text, ": {}", describe(&reason, csv_column));
+        if style.titles {
+            let _ = write!(text, "{}", paint(style, "1", &format!("line {}", p.line)));
+            let _ = write!(text, ": {}", answer.status.word());
+            if let Some(reason) = reason {
+                let _ = write!(text, ": {}", describe(&reason, csv_column));
+            }
+            if let Some(g) = answer.extra.grade {
+                let _ = write!(
+                    text,
+                    ", {} ({:.1}, hardest step: {})",
+                    g.level.name(),
+                    f64::from(g.rating) / 10.0,
+                    g.hardest().name()
+                );
+            }
+            text.push('\n');
         }
-        if let Some(g) = answer.extra.grade {
-            let _ = write!(
-                text,
-                ", {} ({:.1}, hardest step: {})",
-                g.level.name(),
-                f64::from(g.rating) / 10.0,
-                g.hardest().name()
-            );
-        }
-        text.push('\n');
         match &p.puzzle {
             Ok(puzzle) => draw(
                 &mut text,

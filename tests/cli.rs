@@ -903,3 +903,65 @@ fn every_command_has_examples_and_exit_codes_in_its_help() {
         );
     }
 }
+
+/// Runs the binary with `args`, writing `data` to its stdin.
+fn run_with_stdin(args: &[&str], data: Vec<u8>) -> std::process::Output {
+    let mut child = bin()
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || stdin.write_all(&data));
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap().unwrap();
+    out
+}
+
+#[test]
+fn show_and_bench_read_stdin_as_they_read_the_file() {
+    let path = common::data("norvig-top95.txt");
+    let file = path.to_str().unwrap();
+    let data = std::fs::read(&path).unwrap();
+    let drawn = run(&["show", file, "--line", "2", "--line", "7"]);
+    let streamed = run_with_stdin(&["show", "-", "--line", "2", "--line", "7"], data.clone());
+    assert!(streamed.status.success(), "{streamed:?}");
+    assert_eq!(drawn.stdout, streamed.stdout);
+    // -q: the same drawings without the title lines.
+    let quiet = run_with_stdin(
+        &["show", "-", "-q", "--line", "2", "--line", "7"],
+        data.clone(),
+    );
+    let text = String::from_utf8(drawn.stdout).unwrap();
+    let titles: Vec<&str> = text.lines().filter(|l| l.starts_with("line ")).collect();
+    assert_eq!(titles.len(), 2, "{text}");
+    let untitled: String = text
+        .lines()
+        .filter(|l| !l.starts_with("line "))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_eq!(String::from_utf8(quiet.stdout).unwrap(), untitled);
+
+    let dir = tempfile::tempdir().unwrap();
+    let report = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    let (a, b) = (report("file.json"), report("stdin.json"));
+    let timing = ["--rounds", "1", "--warmup", "0", "--threads", "1", "-q"];
+    let mut args = vec!["bench", file, "--report", &a];
+    args.extend(timing);
+    assert!(run(&args).status.success());
+    let mut args = vec!["bench", "-", "--report", &b];
+    args.extend(timing);
+    let out = run_with_stdin(&args, data);
+    assert!(out.status.success(), "{out:?}");
+    assert!(out.stdout.is_empty() && out.stderr.is_empty(), "{out:?}");
+    let read = |p: &str| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap()
+    };
+    let (a, b) = (read(&a), read(&b));
+    for key in ["records", "timed", "invalid", "effort"] {
+        assert_eq!(a[key], b[key], "{key}");
+    }
+    assert_eq!(a["records"], 95);
+}

@@ -118,8 +118,6 @@ pub enum Usage {
     },
     /// `generate --givens K` outside 20..=81 on 9x9.
     GivensOutOfRange(u16),
-    /// A command that needs a file was given stdin: why.
-    NeedsFile(&'static str),
     /// `split` of stdin without a name for one side's output.
     SplitNeedsOut(&'static str),
     /// A zip archive on a stream.
@@ -165,7 +163,6 @@ impl std::fmt::Display for Usage {
                 "--givens {k}: expected {MIN_GIVENS} to 81 for 9x9 (below {MIN_GIVENS} \
                  digging practically never gets there)"
             ),
-            Usage::NeedsFile(why) => write!(f, "{why}"),
             Usage::SplitNeedsOut(part) => write!(
                 f,
                 "split of stdin needs --{part}-out: there is no input name to derive it from"

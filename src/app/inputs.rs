@@ -122,12 +122,7 @@ pub(super) fn load_puzzles(
     column: &Option<String>,
     rules: &BoardRules,
 ) -> Result<crate::bench::Loaded, AppError> {
-    if is_stdin(path) {
-        return Err(Usage::NeedsFile(
-            "this command needs a file, not stdin: records are loaded once and reused",
-        )
-        .into());
-    }
+    // Records are loaded once and reused: a stream is read whole, as a file is mapped.
     let bytes = read_input(path, false)?;
     let layout =
         input::detect_layout(bytes.bytes(), format_choice(format), &column_choice(column))?;

@@ -3,10 +3,7 @@
 use super::*;
 
 pub(super) fn run_show(args: &cli::ShowArgs) -> Result<ExitCode, AppError> {
-    if is_stdin(&args.input) {
-        return Err(Usage::NeedsFile("show needs a file, not stdin").into());
-    }
-    let bytes = input::open_file(&args.input, false)?;
+    let bytes = read_input(&args.input, false)?;
     let layout = input::detect_layout(
         bytes.bytes(),
         format_choice(args.format),
@@ -17,7 +14,10 @@ pub(super) fn run_show(args: &cli::ShowArgs) -> Result<ExitCode, AppError> {
         bytes.bytes(),
         &layout,
         &args.lines,
-        crate::show::Style { color },
+        crate::show::Style {
+            color,
+            titles: !args.quiet,
+        },
     )
     .map_err(|source| AppError::Show {
         path: args.input.clone(),

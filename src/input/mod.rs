@@ -310,8 +310,8 @@ pub fn chunk_end(data: &[u8], target: usize, format: Format, in_quotes: &mut boo
 #[cfg(test)]
 mod tests {
     use super::lines::line_record;
-    use crate::grid::ParseErrorKind;
     use super::*;
+    use crate::grid::ParseErrorKind;
 
     const P: &str =
         "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";

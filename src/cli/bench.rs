@@ -1,0 +1,67 @@
+//! `bench`'s options.
+
+use std::path::PathBuf;
+
+use clap::{Args, ValueEnum};
+
+use super::{BoardArgs, EngineArg, FormatArg};
+
+/// What `bench` times.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum BenchMode {
+    /// First solution.
+    Solve,
+    /// Solutions counted up to two (uniqueness check).
+    Count,
+}
+
+/// Options of `bench`.
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// Print nothing: no table on stdout, no warning on stderr (the results go to
+    /// `--report`, `--plot` and `--histogram`).
+    #[arg(short, long)]
+    pub quiet: bool,
+    /// Input file, or `-` for stdin (read whole: records are loaded once and reused).
+    pub input: PathBuf,
+    /// What to time.
+    #[arg(long, value_enum, default_value_t = BenchMode::Count)]
+    pub mode: BenchMode,
+    /// Engine to time.
+    #[arg(long, value_enum, default_value_t = EngineArg::Fast)]
+    pub engine: EngineArg,
+    /// Geometry and rules of the boards (variant boards are timed on the variant engine).
+    #[command(flatten)]
+    pub boards: BoardArgs,
+    /// Untimed passes before timing.
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    pub warmup: u32,
+    /// Timed passes; the median, min and max are reported.
+    #[arg(long, default_value_t = 5, value_name = "N",
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub rounds: u32,
+    /// Thread counts to sweep, comma-separated (default: 1 and all cores).
+    #[arg(long, value_delimiter = ',', value_name = "N,N,...",
+          value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub threads: Vec<u16>,
+    /// Input format.
+    #[arg(long, value_enum, default_value_t = FormatArg::Auto)]
+    pub format: FormatArg,
+    /// CSV column holding puzzles (as for solve).
+    #[arg(long, value_name = "NAME|INDEX")]
+    pub column: Option<String>,
+    /// Write the results as JSON here (`--json` is the same).
+    #[arg(long, visible_alias = "json", value_name = "FILE.json")]
+    pub report: Option<PathBuf>,
+    /// Write one .hgrm latency file per thread count: FILE with `.tN` before the extension.
+    #[arg(long, value_name = "FILE.hgrm")]
+    pub histogram: Option<PathBuf>,
+    /// Draw puzzles/s against threads (with the ideal linear line) and the latency
+    /// percentiles per thread count as an SVG chart.
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<PathBuf>,
+    /// Print markdown table rows (dataset, records, mode, threads, puzzles/s, us/puzzle
+    /// p50/p99, guesses/puzzle) instead of the readable table.
+    #[arg(long)]
+    pub markdown: bool,
+}

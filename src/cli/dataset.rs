@@ -1,0 +1,145 @@
+//! The dataset commands' options: `dedupe`, `overlap`, `split` and `corpus`.
+
+use std::path::PathBuf;
+
+use clap::{Args, ValueEnum};
+
+use super::{FormatArg, InputArgs};
+
+/// What makes two records the same for `dedupe` and `overlap`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ByArg {
+    /// Equivalent puzzles (the same canonical form): relabelled, shuffled or transposed
+    /// copies are duplicates.
+    Canonical,
+    /// The same cells as read (`.` and `0` alike).
+    Text,
+}
+
+/// Options of `dedupe`.
+#[derive(Debug, Args)]
+pub struct DedupeArgs {
+    /// Input, threads and input format.
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// What makes two records duplicates.
+    #[arg(long, value_enum, default_value_t = ByArg::Canonical)]
+    pub by: ByArg,
+    /// Output file for the kept records (default: stdout).
+    #[arg(short, long, value_name = "OUT")]
+    pub output: Option<PathBuf>,
+    /// Write one CSV row per input record, `line,duplicate_of` (the line of the first
+    /// record of its class; empty for that first one).
+    #[arg(long, value_name = "FILE.csv")]
+    pub rows: Option<PathBuf>,
+    /// Write a JSON summary (records, classes, duplicates, largest classes) here.
+    #[arg(long, value_name = "FILE.json")]
+    pub report: Option<PathBuf>,
+    /// Print no summary on stderr.
+    #[arg(short, long)]
+    pub quiet: bool,
+}
+
+/// Options of `overlap`.
+#[derive(Debug, Args)]
+pub struct OverlapArgs {
+    /// The training set.
+    pub train: PathBuf,
+    /// The test set: each of its records is looked up in the training set.
+    pub test: PathBuf,
+    /// What makes two records the same.
+    #[arg(long, value_enum, default_value_t = ByArg::Canonical)]
+    pub by: ByArg,
+    /// Worker threads (default: all cores).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub threads: Option<u16>,
+    /// Input format of both files.
+    #[arg(long, value_enum, default_value_t = FormatArg::Auto)]
+    pub format: FormatArg,
+    /// CSV column holding puzzles in both files.
+    #[arg(long, value_name = "NAME|INDEX")]
+    pub column: Option<String>,
+    /// Output file for the rows `line,train_line,test_duplicate_of`, one per test record
+    /// (default: stdout).
+    #[arg(short, long, value_name = "OUT")]
+    pub output: Option<PathBuf>,
+    /// Write a JSON summary (records, leaks, duplicates inside the test set) here.
+    #[arg(long, value_name = "FILE.json")]
+    pub report: Option<PathBuf>,
+    /// Exit with status 1 when a test record has an equivalent in the training set.
+    #[arg(long)]
+    pub require_disjoint: bool,
+    /// Print no summary on stderr.
+    #[arg(short, long)]
+    pub quiet: bool,
+}
+
+/// Options of `split`.
+#[derive(Debug, Args)]
+pub struct SplitArgs {
+    /// Input, threads and input format.
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Share of the records to put on the test side, above 0 and below 1.
+    #[arg(long = "test", value_name = "FRACTION")]
+    pub fraction: f64,
+    /// Random seed: the same seed splits the same classes the same way.
+    #[arg(long, default_value_t = 1, value_name = "S")]
+    pub seed: u64,
+    /// What makes two records the same class.
+    #[arg(long, value_enum, default_value_t = ByArg::Canonical)]
+    pub by: ByArg,
+    /// Training output (default: the input's name with `.train` before its extension,
+    /// in the current directory).
+    #[arg(long, value_name = "FILE")]
+    pub train_out: Option<PathBuf>,
+    /// Test output (default: the input's name with `.test` before its extension, in the
+    /// current directory).
+    #[arg(long, value_name = "FILE")]
+    pub test_out: Option<PathBuf>,
+    /// Write a JSON summary (records and classes on each side) here.
+    #[arg(long, value_name = "FILE.json")]
+    pub report: Option<PathBuf>,
+    /// Print no summary on stderr.
+    #[arg(short, long)]
+    pub quiet: bool,
+}
+
+/// Options of `corpus`.
+#[derive(Debug, Args)]
+pub struct CorpusArgs {
+    /// Source puzzles (any input format the other commands read).
+    #[arg(value_name = "INPUT", required_unless_present = "from")]
+    pub input: Option<PathBuf>,
+    /// The source, as an option (the same as INPUT).
+    #[arg(long, value_name = "FILE", conflicts_with = "input", hide = true)]
+    pub from: Option<PathBuf>,
+    /// Records to write.
+    #[arg(long, value_name = "N")]
+    pub count: u64,
+    /// Random seed; the same seed and source give the same corpus.
+    #[arg(long, default_value_t = 1, value_name = "S")]
+    pub seed: u64,
+    /// Output file (default: stdout), one 81-character puzzle per line.
+    #[arg(short, long, value_name = "OUT")]
+    pub output: Option<PathBuf>,
+    /// Input format of the source.
+    #[arg(long, value_enum, default_value_t = FormatArg::Auto)]
+    pub format: FormatArg,
+    /// CSV column holding puzzles in the source.
+    #[arg(long, value_name = "NAME|INDEX")]
+    pub column: Option<String>,
+    /// Print no summary on stderr.
+    #[arg(short, long)]
+    pub quiet: bool,
+}
+
+impl CorpusArgs {
+    /// The source file, given as INPUT or `--from`.
+    pub fn source(&self) -> &std::path::Path {
+        self.input
+            .as_deref()
+            .or(self.from.as_deref())
+            .expect("clap requires one")
+    }
+}
