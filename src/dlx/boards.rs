@@ -7,8 +7,8 @@ use crate::variant::{
     Board, BoardClash, BoardCount, Geometry, GeometryError, PerSize, UnitKind, Variant,
 };
 
-/// One size's matrix, with what a clash message needs.
-struct Shape {
+/// One size's exact-cover matrix, with what a clash message needs.
+struct Matrix {
     links: Links,
     side: usize,
     cells: usize,
@@ -16,9 +16,9 @@ struct Shape {
     labels: Box<[(UnitKind, u8)]>,
 }
 
-impl Shape {
-    fn new(geometry: &Geometry) -> Shape {
-        Shape {
+impl Matrix {
+    fn new(geometry: &Geometry) -> Matrix {
+        Matrix {
             links: super::sudoku_links(geometry),
             side: geometry.side(),
             cells: geometry.cells(),
@@ -68,7 +68,7 @@ impl Shape {
 /// The dancing-links engine for boards of one variant, every size.
 pub struct BoardDlx {
     /// One matrix per size.
-    shapes: PerSize<Shape>,
+    matrices: PerSize<Matrix>,
     /// Branches each count may try.
     budget: Budget,
 }
@@ -78,7 +78,7 @@ impl BoardDlx {
     /// board arrives.
     pub fn new(variant: Variant) -> BoardDlx {
         BoardDlx {
-            shapes: PerSize::new(variant),
+            matrices: PerSize::new(variant),
             budget: Budget::DEFAULT,
         }
     }
@@ -90,9 +90,9 @@ impl BoardDlx {
         board: &Board,
         limit: u64,
     ) -> Result<Result<BoardCount, BoardClash>, GeometryError> {
-        let shape = self.shapes.get(board.side(), Shape::new)?;
-        shape.links.set_budget(self.budget);
-        Ok(shape.count(board, limit))
+        let matrix = self.matrices.get(board.side(), Matrix::new)?;
+        matrix.links.set_budget(self.budget);
+        Ok(matrix.count(board, limit))
     }
 
     /// Sets how many branches each later count may try.

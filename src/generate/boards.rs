@@ -14,7 +14,7 @@
 //!   generator's exact shortcuts (two-digit unavoidable sets, givens
 //!   that force a digit back) are specific to classic 9x9 and not used here.
 //!
-//! The plan (orbits, units of each cell) is made once per run; making a board allocates
+//! The plan (orbits, the geometry) is made once per run; making a board allocates
 //! nothing.
 
 use super::{Pattern, Target};
@@ -22,8 +22,6 @@ use crate::corpus::Rng;
 use crate::engine::{Budget, Engine};
 use crate::variant::{Board, BoardCount, Geometry, GeometryError, Variant, MAX_CELLS};
 
-/// Most units a cell belongs to (row, column, box, and two diagonals or one window).
-const UNITS_PER_CELL: usize = 5;
 /// Most units of a geometry (25x25 diagonal has 77).
 const MAX_UNITS: usize = 80;
 /// Most branches one uniqueness check on 16x16 and 25x25 boards may try while digging: a
@@ -48,9 +46,8 @@ pub struct BoardPlan {
     target: Target,
     /// Most branches per uniqueness check while digging.
     budget: u64,
-    /// Units of each cell (`units_len[cell]` of them).
-    units: Box<[[u8; UNITS_PER_CELL]]>,
-    units_len: Box<[u8]>,
+    /// Units, peers and the units of each cell.
+    geometry: Geometry,
     /// Orbits of the pattern, each listed once, in cell order.
     orbits: Box<[([u16; 4], u8)]>,
 }
@@ -78,15 +75,6 @@ impl BoardPlan {
         let geometry = Geometry::new(side, variant)?;
         assert!(geometry.units().len() <= MAX_UNITS);
         let cells = geometry.cells();
-        let mut units = vec![[0u8; UNITS_PER_CELL]; cells];
-        let mut units_len = vec![0u8; cells];
-        for (u, unit) in geometry.units().iter().enumerate() {
-            for &cell in &unit.cells {
-                let cell = usize::from(cell);
-                units[cell][usize::from(units_len[cell])] = u as u8;
-                units_len[cell] += 1;
-            }
-        }
         let mut seen = vec![false; cells];
         let mut orbits = Vec::new();
         for cell in 0..cells {
@@ -107,8 +95,7 @@ impl BoardPlan {
             } else {
                 DIG_BUDGET
             },
-            units: units.into(),
-            units_len: units_len.into(),
+            geometry,
             orbits: orbits.into(),
         })
     }
@@ -128,7 +115,7 @@ impl BoardPlan {
     }
 
     fn units_of(&self, cell: usize) -> &[u8] {
-        &self.units[cell][..usize::from(self.units_len[cell])]
+        self.geometry.units_of(cell)
     }
 
     /// A random full board.

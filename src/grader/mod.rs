@@ -8,15 +8,15 @@
 //! that needs locked candidates along the way (nested), and past that calls the rest
 //! guessing. Everything lives in fixed-size arrays: grading allocates nothing.
 
-mod board;
-mod boards;
+mod any_geometry;
+mod candidates;
 mod techniques;
 
-pub use boards::BoardGrader;
+pub use any_geometry::BoardGrader;
 pub use techniques::{Technique, COUNT as TECHNIQUES, NAMES as TECHNIQUE_NAMES};
 
 use crate::grid::{Grid, CELLS};
-use board::{Board, ALL, UNITS};
+use candidates::{Candidates, ALL, UNITS};
 
 /// Named difficulty levels, by the rating of the hardest step.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -155,7 +155,7 @@ pub fn grade_checked(puzzle: &Grid, solution: &Grid) -> Result<Option<Grade>, Un
     grade_inner(puzzle, Some(solution))
 }
 
-fn check(board: &Board, solution: &Grid, technique: Technique) -> Result<(), Unsound> {
+fn check(board: &Candidates, solution: &Grid, technique: Technique) -> Result<(), Unsound> {
     for cell in 0..CELLS {
         let d = solution.get(cell);
         let kept = match board.values[cell] {
@@ -170,7 +170,7 @@ fn check(board: &Board, solution: &Grid, technique: Technique) -> Result<(), Uns
 }
 
 fn grade_inner(puzzle: &Grid, solution: Option<&Grid>) -> Result<Option<Grade>, Unsound> {
-    let Some(mut board) = Board::new(puzzle) else {
+    let Some(mut board) = Candidates::new(puzzle) else {
         return Ok(None);
     };
     let mut grade = Grade {
@@ -178,7 +178,7 @@ fn grade_inner(puzzle: &Grid, solution: Option<&Grid>) -> Result<Option<Grade>, 
         level: Level::Easy,
         uses: [0; TECHNIQUES],
     };
-    let record = |grade: &mut Grade, board: &Board, technique: Technique, rating: u16| {
+    let record = |grade: &mut Grade, board: &Candidates, technique: Technique, rating: u16| {
         grade.uses[technique as usize] = grade.uses[technique as usize].saturating_add(1);
         grade.rating = grade.rating.max(rating);
         solution.map_or(Ok(()), |s| check(board, s, technique))
@@ -305,7 +305,7 @@ struct StrongLinks {
 }
 
 impl StrongLinks {
-    fn of(board: &Board) -> StrongLinks {
+    fn of(board: &Candidates) -> StrongLinks {
         let mut links = StrongLinks {
             bivalue: [false; CELLS],
             bilocal: [0; 27],
@@ -328,7 +328,7 @@ impl StrongLinks {
 /// placements (fewer than `limit`) under `mode` (along `links` only, when given), with
 /// that number.
 fn contradiction(
-    board: &Board,
+    board: &Candidates,
     mode: Propagation,
     links: Option<&StrongLinks>,
     mut limit: u32,
@@ -359,7 +359,7 @@ fn contradiction(
 /// `links`, a single only follows when it comes from a strong link of the position the
 /// trial started from (a static chain).
 fn breaks(
-    board: &mut Board,
+    board: &mut Candidates,
     bit: u16,
     limit: u32,
     mode: Propagation,

@@ -8,7 +8,7 @@
 // so loops over index ranges read better here than iterator chains.
 #![allow(clippy::needless_range_loop)]
 
-use super::board::{sees, Board, ALL, CELL_UNITS, UNITS};
+use super::candidates::{sees, Candidates, ALL, CELL_UNITS, UNITS};
 use crate::grid::CELLS;
 
 /// The techniques, easiest first.
@@ -181,7 +181,7 @@ pub const NAMES: [&str; COUNT] = [
 
 /// Applies `technique` once; true on progress. The chain and guess steps are the
 /// grader's, not applied here.
-pub fn apply(board: &mut Board, technique: Technique) -> bool {
+pub fn apply(board: &mut Candidates, technique: Technique) -> bool {
     match technique {
         Technique::HiddenSingleBox => hidden_single(board, 18..27),
         Technique::HiddenSingleLine => hidden_single(board, 0..18),
@@ -213,7 +213,7 @@ pub fn apply(board: &mut Board, technique: Technique) -> bool {
 
 /// Digits with exactly one place in `unit`, not yet placed there.
 #[inline]
-fn unit_singles(board: &Board, unit: usize) -> u16 {
+fn unit_singles(board: &Candidates, unit: usize) -> u16 {
     let (mut once, mut twice) = (0u16, 0u16);
     for &c in &UNITS[unit] {
         let m = board.candidates[c as usize];
@@ -224,7 +224,7 @@ fn unit_singles(board: &Board, unit: usize) -> u16 {
 }
 
 /// Places one hidden single in the given units.
-fn hidden_single(board: &mut Board, units: std::ops::Range<usize>) -> bool {
+fn hidden_single(board: &mut Candidates, units: std::ops::Range<usize>) -> bool {
     for unit in units {
         let singles = unit_singles(board, unit);
         if singles != 0 {
@@ -241,7 +241,7 @@ fn hidden_single(board: &mut Board, units: std::ops::Range<usize>) -> bool {
 }
 
 /// Places one naked single.
-fn naked_single(board: &mut Board) -> bool {
+fn naked_single(board: &mut Candidates) -> bool {
     for cell in 0..CELLS {
         let m = board.candidates[cell];
         if m != 0 && m & (m - 1) == 0 {
@@ -253,7 +253,7 @@ fn naked_single(board: &mut Board) -> bool {
 }
 
 /// Box-line interaction from the box side.
-fn pointing(board: &mut Board) -> bool {
+fn pointing(board: &mut Candidates) -> bool {
     for b in 18..27 {
         for d in 0..9 {
             let bit = 1u16 << d;
@@ -281,7 +281,7 @@ fn pointing(board: &mut Board) -> bool {
 }
 
 /// Box-line interaction from the line side.
-fn claiming(board: &mut Board) -> bool {
+fn claiming(board: &mut Candidates) -> bool {
     for line in 0..18 {
         for d in 0..9 {
             let bit = 1u16 << d;
@@ -303,7 +303,7 @@ fn claiming(board: &mut Board) -> bool {
 }
 
 /// Removes `bit` from the cells of `unit` that are not in `keep`; true on progress.
-fn clear_outside(board: &mut Board, unit: usize, keep: usize, bit: u16) -> bool {
+fn clear_outside(board: &mut Candidates, unit: usize, keep: usize, bit: u16) -> bool {
     let mut progress = false;
     for &c in &UNITS[unit] {
         if !UNITS[keep].contains(&c) {
@@ -334,7 +334,7 @@ fn subsets(items: u16, n: u32, each: &mut dyn FnMut(u16) -> bool) -> bool {
 }
 
 /// `n` cells of a unit whose candidates number `n` between them.
-fn naked_subset(board: &mut Board, n: u32) -> bool {
+fn naked_subset(board: &mut Candidates, n: u32) -> bool {
     for unit in 0..27 {
         let cells = &UNITS[unit];
         let mut open = 0u16;
@@ -374,7 +374,7 @@ fn naked_subset(board: &mut Board, n: u32) -> bool {
 }
 
 /// `n` digits of a unit confined to the same `n` cells.
-fn hidden_subset(board: &mut Board, n: u32) -> bool {
+fn hidden_subset(board: &mut Candidates, n: u32) -> bool {
     for unit in 0..27 {
         let cells = &UNITS[unit];
         let mut positions = [0u16; 9];
@@ -412,7 +412,7 @@ fn hidden_subset(board: &mut Board, n: u32) -> bool {
 }
 
 /// Basic fish of size `n` (X-wing, swordfish, jellyfish), rows then columns as base.
-fn fish(board: &mut Board, n: u32) -> bool {
+fn fish(board: &mut Candidates, n: u32) -> bool {
     for d in 0..9 {
         let bit = 1u16 << d;
         for (base, cover) in [(0usize, 9usize), (9, 0)] {
@@ -451,20 +451,20 @@ fn fish(board: &mut Board, n: u32) -> bool {
 
 /// Pivot {x,y}, pincers {x,z} and {y,z} seen by the pivot: z leaves every cell that
 /// sees both pincers.
-fn xy_wing(board: &mut Board) -> bool {
+fn xy_wing(board: &mut Candidates) -> bool {
     for pivot in 0..CELLS {
         let pm = board.candidates[pivot];
         if pm.count_ones() != 2 {
             continue;
         }
-        for &a in &super::board::PEERS[pivot] {
+        for &a in &super::candidates::PEERS[pivot] {
             let am = board.candidates[a as usize];
             if am.count_ones() != 2 || am == pm || (am & pm).count_ones() != 1 {
                 continue;
             }
             let z = am & !pm;
             let want = (pm & !am) | z;
-            for &b in &super::board::PEERS[pivot] {
+            for &b in &super::candidates::PEERS[pivot] {
                 if b <= a || board.candidates[b as usize] != want {
                     continue;
                 }
@@ -485,18 +485,18 @@ fn xy_wing(board: &mut Board) -> bool {
 
 /// Pivot {x,y,z}, pincers {x,z} and {y,z} seen by the pivot: z leaves every cell that
 /// sees all three.
-fn xyz_wing(board: &mut Board) -> bool {
+fn xyz_wing(board: &mut Candidates) -> bool {
     for pivot in 0..CELLS {
         let pm = board.candidates[pivot];
         if pm.count_ones() != 3 {
             continue;
         }
-        for &a in &super::board::PEERS[pivot] {
+        for &a in &super::candidates::PEERS[pivot] {
             let am = board.candidates[a as usize];
             if am.count_ones() != 2 || am & pm != am {
                 continue;
             }
-            for &b in &super::board::PEERS[pivot] {
+            for &b in &super::candidates::PEERS[pivot] {
                 let bm = board.candidates[b as usize];
                 if b <= a || bm.count_ones() != 2 || bm & pm != bm || bm == am {
                     continue;
@@ -523,7 +523,7 @@ fn xyz_wing(board: &mut Board) -> bool {
 /// all holding digits {a, b}. Type 1: three corners are exactly {a, b}, so the fourth
 /// loses a and b. Type 2: two corners are {a, b} and two are {a, b, c}, so c leaves
 /// every cell that sees both of those.
-fn unique_rectangle(board: &mut Board) -> bool {
+fn unique_rectangle(board: &mut Candidates) -> bool {
     for r1 in 0..9 {
         for r2 in r1 + 1..9 {
             for c1 in 0..9 {
@@ -544,7 +544,7 @@ fn unique_rectangle(board: &mut Board) -> bool {
     false
 }
 
-fn rectangle(board: &mut Board, corners: [usize; 4]) -> bool {
+fn rectangle(board: &mut Candidates, corners: [usize; 4]) -> bool {
     let masks = corners.map(|c| board.candidates[c]);
     if masks.contains(&0) {
         return false;
@@ -601,7 +601,7 @@ fn rectangle(board: &mut Board, corners: [usize; 4]) -> bool {
 
 /// Unique rectangle type 4: the two roof cells (holding {a, b} and more) share a unit
 /// in which one of a, b has no other place; the other digit then leaves both roofs.
-fn rectangle_type_4(board: &mut Board, roof: [usize; 2], ab: u16) -> bool {
+fn rectangle_type_4(board: &mut Candidates, roof: [usize; 2], ab: u16) -> bool {
     for unit in 0..27 {
         let cells = &UNITS[unit];
         if !cells.contains(&(roof[0] as u8)) || !cells.contains(&(roof[1] as u8)) {
@@ -627,7 +627,7 @@ fn rectangle_type_4(board: &mut Board, roof: [usize; 2], ab: u16) -> bool {
 /// appear three times in a unit. Type 1 (one such cell): the extra digit goes there.
 /// Type 2 (several cells, one same extra digit): that digit leaves every cell that sees
 /// them all.
-fn bug(board: &mut Board) -> bool {
+fn bug(board: &mut Candidates) -> bool {
     // A cell's extra digits: those appearing three times among its row's candidates.
     let mut extra_cells = [0usize; 8];
     let mut extras = [0u16; 8];

@@ -73,7 +73,7 @@ const MAX_DEPTH: usize = CELLS + 27 + 1;
 
 /// The bitboard state of one search node: what is copied on a guess.
 #[derive(Clone, Copy)]
-struct Board {
+struct Node {
     /// `candidates[digit * 3 + band]`: 27-bit cell mask where `digit` (0-based) may go.
     /// Entry 27 pads the array so a digit's three bands load as one 4-lane vector.
     candidates: [u32; 28],
@@ -89,7 +89,7 @@ struct Board {
 /// A saved node and what the other branch keeps when the one taken from it fails.
 #[derive(Clone, Copy)]
 struct Frame {
-    board: Board,
+    board: Node,
     /// The digit branched on.
     digit: u8,
     /// The other branch: the digit's mask in band `b` keeps only `keep[b]`.
@@ -255,7 +255,7 @@ impl Classification {
 /// All search state lives inside this value in fixed-size arrays (about 12 KiB), so
 /// solving never allocates. Box it once if a thread's stack is small.
 pub struct Solver {
-    board: Board,
+    board: Node,
     /// Each mask as its last band update left it; a mask differing from this needs one.
     seen: [u32; 28],
     stack: [Frame; MAX_DEPTH],
@@ -274,7 +274,7 @@ impl Default for Solver {
 impl Solver {
     /// A fresh solver.
     pub fn new() -> Solver {
-        let board = Board {
+        let board = Node {
             candidates: [BAND_ALL; 28],
             unsolved: [BAND_ALL; 3],
             shapes: [0; 28],

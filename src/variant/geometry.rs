@@ -1,6 +1,7 @@
 //! Geometries: n²×n² grids for n = 2..5 (4x4, 9x9, 16x16, 25x25) under a rule set
 //! (`classic`, `diagonal`, `windoku`), as lists of units (groups of cells that hold every
-//! symbol once).
+//! symbol once), with the tables every engine, the generator and the grader walk: the
+//! units of each cell, each cell's peers, and the pairs of units that cross.
 
 use std::fmt;
 
@@ -8,6 +9,8 @@ use std::fmt;
 pub const MAX_SIDE: usize = 25;
 /// Most cells (25x25).
 pub const MAX_CELLS: usize = MAX_SIDE * MAX_SIDE;
+/// Most units one cell belongs to: row, column, box, and both diagonals or one window.
+pub const UNITS_PER_CELL: usize = 5;
 
 /// The rules beyond rows, columns and boxes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -148,12 +151,21 @@ impl fmt::Display for UnitCells {
 }
 
 /// A grid shape and its rules. Built once per run (it allocates); engines copy its tables
-/// into their own fixed storage.
+/// into their own fixed storage or keep it and read them.
 #[derive(Clone, Debug)]
 pub struct Geometry {
     box_side: usize,
     variant: Variant,
     units: Vec<UnitCells>,
+    /// Units of each cell, in unit order (`of_cell_len[cell]` of them).
+    of_cell: Box<[[u8; UNITS_PER_CELL]]>,
+    of_cell_len: Box<[u8]>,
+    /// `peers[peer_start[c]..peer_start[c + 1]]`: the cells sharing a unit with `c`,
+    /// in increasing order.
+    peer_start: Box<[u32]>,
+    peers: Box<[u16]>,
+    /// Pairs of units sharing two or more cells (first, second), each order once.
+    crossings: Box<[(u8, u8)]>,
 }
 
 impl Geometry {
@@ -217,11 +229,64 @@ impl Geometry {
                 }
             }
         }
-        Ok(Geometry {
+        Ok(Geometry::with_units(box_side, variant, units))
+    }
+
+    /// The geometry of `units`, with its derived tables.
+    fn with_units(box_side: usize, variant: Variant, units: Vec<UnitCells>) -> Geometry {
+        let cells = box_side.pow(4);
+        debug_assert!(units.len() <= usize::from(u8::MAX));
+        let mut of_cell = vec![[0u8; UNITS_PER_CELL]; cells];
+        let mut of_cell_len = vec![0u8; cells];
+        for (u, unit) in units.iter().enumerate() {
+            for &c in &unit.cells {
+                let c = usize::from(c);
+                of_cell[c][usize::from(of_cell_len[c])] = u as u8;
+                of_cell_len[c] += 1;
+            }
+        }
+        let mut peer_start = Vec::with_capacity(cells + 1);
+        let mut peers = Vec::new();
+        let mut seen = vec![false; cells];
+        for cell in 0..cells {
+            peer_start.push(peers.len() as u32);
+            let start = peers.len();
+            for &u in &of_cell[cell][..usize::from(of_cell_len[cell])] {
+                for &p in &units[usize::from(u)].cells {
+                    if usize::from(p) != cell && !std::mem::replace(&mut seen[usize::from(p)], true)
+                    {
+                        peers.push(p);
+                    }
+                }
+            }
+            peers[start..].sort_unstable();
+            for &p in &peers[start..] {
+                seen[usize::from(p)] = false;
+            }
+        }
+        peer_start.push(peers.len() as u32);
+        let mut crossings = Vec::new();
+        for (a, first) in units.iter().enumerate() {
+            for b in (0..units.len()).filter(|&b| b != a) {
+                let in_b = |c: &&u16| {
+                    let c = usize::from(**c);
+                    of_cell[c][..usize::from(of_cell_len[c])].contains(&(b as u8))
+                };
+                if first.cells.iter().filter(in_b).count() >= 2 {
+                    crossings.push((a as u8, b as u8));
+                }
+            }
+        }
+        Geometry {
             box_side,
             variant,
             units,
-        })
+            of_cell: of_cell.into(),
+            of_cell_len: of_cell_len.into(),
+            peer_start: peer_start.into(),
+            peers: peers.into(),
+            crossings: crossings.into(),
+        }
     }
 
     /// The geometry whose grids have `cells` cells, if any (16, 81, 256, 625).
@@ -253,6 +318,31 @@ impl Geometry {
     /// Every unit: rows, columns, boxes, then the variant's.
     pub fn units(&self) -> &[UnitCells] {
         &self.units
+    }
+
+    /// The units `cell` belongs to, as indexes into [`Geometry::units`], in order.
+    #[inline]
+    pub fn units_of(&self, cell: usize) -> &[u8] {
+        &self.of_cell[cell][..usize::from(self.of_cell_len[cell])]
+    }
+
+    /// True when `cell` is in unit `unit`.
+    #[inline]
+    pub fn shares(&self, unit: usize, cell: u16) -> bool {
+        self.units_of(usize::from(cell)).contains(&(unit as u8))
+    }
+
+    /// The cells sharing a unit with `cell` (not `cell` itself), in increasing order.
+    #[inline]
+    pub fn peers(&self, cell: usize) -> &[u16] {
+        let (from, to) = (self.peer_start[cell], self.peer_start[cell + 1]);
+        &self.peers[from as usize..to as usize]
+    }
+
+    /// Pairs of units that share two or more cells (a box and a row it crosses, two
+    /// windows' rows ...), both orders listed.
+    pub fn crossings(&self) -> &[(u8, u8)] {
+        &self.crossings
     }
 
     /// `4x4 classic`, `9x9 diagonal`, ...
@@ -291,6 +381,59 @@ mod tests {
         assert_eq!(
             Geometry::new(16, Variant::Classic).unwrap().units()[33].cells[..5],
             [4, 5, 6, 7, 20]
+        );
+    }
+
+    /// Every table against a plain reading of the units.
+    #[test]
+    fn derived_tables_match_the_units() {
+        for side in [4, 9, 16, 25] {
+            for variant in [Variant::Classic, Variant::Diagonal, Variant::Windoku] {
+                let Ok(g) = Geometry::new(side, variant) else {
+                    continue;
+                };
+                let units = g.units();
+                for cell in 0..g.cells() {
+                    let c = cell as u16;
+                    let mine: Vec<u8> = (0..units.len())
+                        .filter(|&u| units[u].cells.contains(&c))
+                        .map(|u| u as u8)
+                        .collect();
+                    assert_eq!(g.units_of(cell), &mine[..], "{} cell {cell}", g.name());
+                    let mut peers: Vec<u16> = (0..g.cells() as u16)
+                        .filter(|&p| {
+                            p != c
+                                && units
+                                    .iter()
+                                    .any(|u| u.cells.contains(&p) && u.cells.contains(&c))
+                        })
+                        .collect();
+                    peers.sort_unstable();
+                    assert_eq!(g.peers(cell), &peers[..], "{} cell {cell}", g.name());
+                }
+                let crossings: Vec<(u8, u8)> = (0..units.len())
+                    .flat_map(|a| (0..units.len()).map(move |b| (a, b)))
+                    .filter(|&(a, b)| {
+                        a != b
+                            && units[a]
+                                .cells
+                                .iter()
+                                .filter(|c| units[b].cells.contains(c))
+                                .count()
+                                >= 2
+                    })
+                    .map(|(a, b)| (a as u8, b as u8))
+                    .collect();
+                assert_eq!(g.crossings(), &crossings[..], "{}", g.name());
+            }
+        }
+        let classic = Geometry::new(9, Variant::Classic).unwrap();
+        assert_eq!(classic.peers(0).len(), 20);
+        // Box 1 crosses rows 1-3 and columns 1-3, and each of them crosses it.
+        assert_eq!(classic.crossings().len(), 9 * 6 * 2);
+        assert_eq!(
+            Geometry::new(9, Variant::Diagonal).unwrap().peers(40).len(),
+            20 + 8 + 4
         );
     }
 

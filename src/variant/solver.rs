@@ -85,17 +85,9 @@ impl<const SIDE: usize, const CELLS: usize> MaskSolver<SIDE, CELLS> {
             .collect();
         let mut peer_start = Vec::with_capacity(CELLS + 1);
         let mut peers = Vec::new();
-        for cell in 0..CELLS as u16 {
+        for cell in 0..CELLS {
             peer_start.push(peers.len() as u32);
-            let mut mine: Vec<u16> = units
-                .iter()
-                .filter(|u| u.contains(&cell))
-                .flat_map(|u| u.iter().copied())
-                .filter(|&p| p != cell)
-                .collect();
-            mine.sort_unstable();
-            mine.dedup();
-            peers.extend(mine);
+            peers.extend_from_slice(geometry.peers(cell));
         }
         peer_start.push(peers.len() as u32);
         Ok(MaskSolver {

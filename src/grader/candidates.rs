@@ -68,7 +68,7 @@ pub fn sees(a: usize, b: usize) -> bool {
 
 /// A position as a solver by hand sees it.
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub struct Board {
+pub struct Candidates {
     /// Candidates of each empty cell; 0 for filled cells.
     pub candidates: [u16; CELLS],
     /// Digit of each filled cell, 0 when empty.
@@ -77,11 +77,11 @@ pub struct Board {
     pub empty: u8,
 }
 
-impl Board {
+impl Candidates {
     /// The board after the givens of `puzzle`, with their peers' candidates removed;
     /// `None` when two givens clash.
-    pub fn new(puzzle: &Grid) -> Option<Board> {
-        let mut board = Board {
+    pub fn new(puzzle: &Grid) -> Option<Candidates> {
+        let mut board = Candidates {
             candidates: [ALL; CELLS],
             values: [0; CELLS],
             empty: CELLS as u8,
@@ -164,6 +164,22 @@ mod tests {
             for &u in &CELL_UNITS[cell] {
                 assert!(UNITS[u as usize].contains(&(cell as u8)));
             }
+        }
+    }
+
+    /// These compile-time tables are the 9x9 classic geometry's, in its order: the
+    /// grader's techniques on 9x9 and on any geometry walk the same units.
+    #[test]
+    fn tables_are_the_classic_geometry() {
+        let g = crate::variant::Geometry::new(9, crate::variant::Variant::Classic).unwrap();
+        for (u, unit) in g.units().iter().enumerate() {
+            let cells: Vec<u8> = unit.cells.iter().map(|&c| c as u8).collect();
+            assert_eq!(UNITS[u][..], cells[..], "unit {u}");
+        }
+        for cell in 0..CELLS {
+            assert_eq!(CELL_UNITS[cell][..], *g.units_of(cell), "cell {cell}");
+            let peers: Vec<u16> = PEERS[cell].iter().map(|&p| u16::from(p)).collect();
+            assert_eq!(peers[..], *g.peers(cell), "cell {cell}");
         }
     }
 }

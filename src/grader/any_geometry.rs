@@ -6,95 +6,36 @@
 //! grader's, so a board that needs fish, wings or chains there rates as a guess here
 //! (extreme): an upper bound for those, exact for boards that fall to the listed steps.
 //!
-//! The unit tables are made once per geometry; grading a board allocates nothing.
+//! The geometry (units, peers, crossing units) is made once per size; grading a board
+//! allocates nothing.
 
 use super::{Grade, Level, Technique, TECHNIQUES};
 use crate::variant::{Board, Geometry, GeometryError, PerSize, UnitKind, Variant, MAX_CELLS};
 
-/// Most units a cell belongs to.
-const UNITS_PER_CELL: usize = 5;
-
-/// One geometry's tables.
-struct Shape {
-    side: usize,
-    /// `units[u]`: its cells.
-    units: Box<[Box<[u16]>]>,
-    /// Boxes and windows (`true`) or lines: rows, columns, diagonals.
-    is_box: Box<[bool]>,
-    /// Units of each cell.
-    of_cell: Box<[[u8; UNITS_PER_CELL]]>,
-    of_cell_len: Box<[u8]>,
-    /// Pairs of units sharing two or more cells (first, second), each order once.
-    crossings: Box<[(u8, u8)]>,
-}
-
-impl Shape {
-    fn new(geometry: &Geometry) -> Shape {
-        let units: Vec<Box<[u16]>> = geometry
-            .units()
-            .iter()
-            .map(|u| u.cells.clone().into_boxed_slice())
-            .collect();
-        let cells = geometry.cells();
-        let mut of_cell = vec![[0u8; UNITS_PER_CELL]; cells];
-        let mut of_cell_len = vec![0u8; cells];
-        for (u, unit) in units.iter().enumerate() {
-            for &c in unit.iter() {
-                let c = usize::from(c);
-                of_cell[c][usize::from(of_cell_len[c])] = u as u8;
-                of_cell_len[c] += 1;
-            }
-        }
-        let mut crossings = Vec::new();
-        for a in 0..units.len() {
-            for b in 0..units.len() {
-                let shared = units[a].iter().filter(|c| units[b].contains(c)).count();
-                if a != b && shared >= 2 {
-                    crossings.push((a as u8, b as u8));
-                }
-            }
-        }
-        Shape {
-            side: geometry.side(),
-            is_box: geometry
-                .units()
-                .iter()
-                .map(|u| matches!(u.kind, UnitKind::Box | UnitKind::Window))
-                .collect(),
-            units: units.into(),
-            of_cell: of_cell.into(),
-            of_cell_len: of_cell_len.into(),
-            crossings: crossings.into(),
-        }
-    }
-
-    fn units_of(&self, cell: usize) -> &[u8] {
-        &self.of_cell[cell][..usize::from(self.of_cell_len[cell])]
-    }
-
-    fn shares(&self, unit: usize, cell: u16) -> bool {
-        self.units_of(usize::from(cell)).contains(&(unit as u8))
-    }
+/// True for boxes and windows, false for lines (rows, columns, diagonals).
+fn is_box(geometry: &Geometry, unit: usize) -> bool {
+    matches!(
+        geometry.units()[unit].kind,
+        UnitKind::Box | UnitKind::Window
+    )
 }
 
 /// The pencil-mark state of one board being graded.
-struct Marks {
+struct BoardCandidates {
     values: [u8; MAX_CELLS],
     /// Candidates per cell, bit `v - 1`.
     candidates: [u32; MAX_CELLS],
     empty: usize,
 }
 
-impl Marks {
-    fn place(&mut self, shape: &Shape, cell: usize, value: u8) {
+impl BoardCandidates {
+    fn place(&mut self, geometry: &Geometry, cell: usize, value: u8) {
         self.values[cell] = value;
         self.candidates[cell] = 0;
         self.empty -= 1;
         let bit = 1u32 << (value - 1);
-        for &u in shape.units_of(cell) {
-            for &peer in shape.units[usize::from(u)].iter() {
-                self.candidates[usize::from(peer)] &= !bit;
-            }
+        for &peer in geometry.peers(cell) {
+            self.candidates[usize::from(peer)] &= !bit;
         }
     }
 
@@ -110,9 +51,9 @@ impl Marks {
     }
 
     /// Cells of `unit` that may take the value of `bit`, as positions in the unit.
-    fn places(&self, shape: &Shape, unit: usize, bit: u32) -> u32 {
+    fn places(&self, geometry: &Geometry, unit: usize, bit: u32) -> u32 {
         let mut places = 0;
-        for (k, &c) in shape.units[unit].iter().enumerate() {
+        for (k, &c) in geometry.units()[unit].cells.iter().enumerate() {
             if self.candidates[usize::from(c)] & bit != 0 {
                 places |= 1 << k;
             }
@@ -121,13 +62,13 @@ impl Marks {
     }
 
     /// A hidden single in a box (`boxes`) or a line.
-    fn hidden_single(&mut self, shape: &Shape, boxes: bool) -> bool {
-        for unit in (0..shape.units.len()).filter(|&u| shape.is_box[u] == boxes) {
-            for v in 0..shape.side {
-                let places = self.places(shape, unit, 1 << v);
+    fn hidden_single(&mut self, geometry: &Geometry, boxes: bool) -> bool {
+        for unit in (0..geometry.units().len()).filter(|&u| is_box(geometry, u) == boxes) {
+            for v in 0..geometry.side() {
+                let places = self.places(geometry, unit, 1 << v);
                 if places.count_ones() == 1 {
-                    let cell = shape.units[unit][places.trailing_zeros() as usize];
-                    self.place(shape, usize::from(cell), v as u8 + 1);
+                    let cell = geometry.units()[unit].cells[places.trailing_zeros() as usize];
+                    self.place(geometry, usize::from(cell), v as u8 + 1);
                     return true;
                 }
             }
@@ -135,36 +76,40 @@ impl Marks {
         false
     }
 
-    fn naked_single(&mut self, shape: &Shape) -> bool {
-        let cells = shape.side * shape.side;
+    fn naked_single(&mut self, geometry: &Geometry) -> bool {
+        let cells = geometry.cells();
         let found =
             (0..cells).find(|&c| self.values[c] == 0 && self.candidates[c].count_ones() == 1);
         if let Some(cell) = found {
             let value = self.candidates[cell].trailing_zeros() as u8 + 1;
-            self.place(shape, cell, value);
+            self.place(geometry, cell, value);
         }
         found.is_some()
     }
 
     /// A value's places in `a` all inside `b`, with `b` (first unit a box: pointing;
     /// a line: claiming).
-    fn locked(&mut self, shape: &Shape, pointing: bool) -> bool {
-        for &(a, b) in shape.crossings.iter() {
+    fn locked(&mut self, geometry: &Geometry, pointing: bool) -> bool {
+        for &(a, b) in geometry.crossings() {
             let (a, b) = (usize::from(a), usize::from(b));
-            if shape.is_box[a] != pointing || shape.is_box[b] == pointing {
+            if is_box(geometry, a) != pointing || is_box(geometry, b) == pointing {
                 continue;
             }
-            for v in 0..shape.side {
+            for v in 0..geometry.side() {
                 let bit = 1u32 << v;
-                let places = self.places(shape, a, bit);
-                let inside = shape.units[a]
+                let places = self.places(geometry, a, bit);
+                let inside = geometry.units()[a]
+                    .cells
                     .iter()
                     .enumerate()
-                    .all(|(k, &c)| places & 1 << k == 0 || shape.shares(b, c));
+                    .all(|(k, &c)| places & 1 << k == 0 || geometry.shares(b, c));
                 if places == 0 || !inside {
                     continue;
                 }
-                let outside = shape.units[b].iter().filter(|&&c| !shape.shares(a, c));
+                let outside = geometry.units()[b]
+                    .cells
+                    .iter()
+                    .filter(|&&c| !geometry.shares(a, c));
                 if self.remove(outside.copied(), bit) {
                     return true;
                 }
@@ -173,8 +118,8 @@ impl Marks {
         false
     }
 
-    fn naked_pair(&mut self, shape: &Shape) -> bool {
-        for unit in shape.units.iter() {
+    fn naked_pair(&mut self, geometry: &Geometry) -> bool {
+        for unit in geometry.units().iter().map(|u| &u.cells[..]) {
             for (i, &x) in unit.iter().enumerate() {
                 let m = self.candidates[usize::from(x)];
                 if m.count_ones() != 2 {
@@ -195,20 +140,20 @@ impl Marks {
         false
     }
 
-    fn hidden_pair(&mut self, shape: &Shape) -> bool {
-        for unit in 0..shape.units.len() {
-            for v in 0..shape.side {
-                let pv = self.places(shape, unit, 1 << v);
+    fn hidden_pair(&mut self, geometry: &Geometry) -> bool {
+        for unit in 0..geometry.units().len() {
+            for v in 0..geometry.side() {
+                let pv = self.places(geometry, unit, 1 << v);
                 if pv.count_ones() != 2 {
                     continue;
                 }
-                for w in v + 1..shape.side {
-                    if self.places(shape, unit, 1 << w) != pv {
+                for w in v + 1..geometry.side() {
+                    if self.places(geometry, unit, 1 << w) != pv {
                         continue;
                     }
                     let keep = (1u32 << v) | (1 << w);
                     let pair = [pv.trailing_zeros(), 31 - pv.leading_zeros()]
-                        .map(|k| shape.units[unit][k as usize]);
+                        .map(|k| geometry.units()[unit].cells[k as usize]);
                     if self.remove(pair, !keep) {
                         return true;
                     }
@@ -221,17 +166,17 @@ impl Marks {
 
 /// Grades variant boards of one variant, every size; tables made per size on first use.
 pub struct BoardGrader {
-    /// Tables per size.
-    shapes: PerSize<Shape>,
-    marks: Box<Marks>,
+    /// Geometries per size.
+    geometries: PerSize<Geometry>,
+    marks: Box<BoardCandidates>,
 }
 
 impl BoardGrader {
     /// A grader for boards of `variant`.
     pub fn new(variant: Variant) -> BoardGrader {
         BoardGrader {
-            shapes: PerSize::new(variant),
-            marks: Box::new(Marks {
+            geometries: PerSize::new(variant),
+            marks: Box::new(BoardCandidates {
                 values: [0; MAX_CELLS],
                 candidates: [0; MAX_CELLS],
                 empty: 0,
@@ -241,20 +186,20 @@ impl BoardGrader {
 
     /// Grades `board` (meant for unique boards, whose givens do not clash).
     pub fn grade(&mut self, board: &Board) -> Result<Grade, GeometryError> {
-        let shape: &Shape = self.shapes.get(board.side(), Shape::new)?;
+        let geometry: &Geometry = self.geometries.get(board.side(), Geometry::clone)?;
         let marks = &mut *self.marks;
-        let cells = shape.side * shape.side;
-        let full = if shape.side == 32 {
+        let cells = geometry.cells();
+        let full = if geometry.side() == 32 {
             u32::MAX
         } else {
-            (1u32 << shape.side) - 1
+            (1u32 << geometry.side()) - 1
         };
         marks.values[..cells].fill(0);
         marks.candidates[..cells].fill(full);
         marks.empty = cells;
         for (cell, &v) in board.values().iter().enumerate().take(cells) {
             if v != 0 {
-                marks.place(shape, cell, v);
+                marks.place(geometry, cell, v);
             }
         }
         let mut grade = Grade {
@@ -263,19 +208,19 @@ impl BoardGrader {
             uses: [0; TECHNIQUES],
         };
         while marks.empty > 0 {
-            let step = if marks.hidden_single(shape, true) {
+            let step = if marks.hidden_single(geometry, true) {
                 Some(Technique::HiddenSingleBox)
-            } else if marks.hidden_single(shape, false) {
+            } else if marks.hidden_single(geometry, false) {
                 Some(Technique::HiddenSingleLine)
-            } else if marks.naked_single(shape) {
+            } else if marks.naked_single(geometry) {
                 Some(Technique::NakedSingle)
-            } else if marks.locked(shape, true) {
+            } else if marks.locked(geometry, true) {
                 Some(Technique::Pointing)
-            } else if marks.locked(shape, false) {
+            } else if marks.locked(geometry, false) {
                 Some(Technique::Claiming)
-            } else if marks.naked_pair(shape) {
+            } else if marks.naked_pair(geometry) {
                 Some(Technique::NakedPair)
-            } else if marks.hidden_pair(shape) {
+            } else if marks.hidden_pair(geometry) {
                 Some(Technique::HiddenPair)
             } else {
                 None
