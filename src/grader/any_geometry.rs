@@ -6,19 +6,25 @@
 //! grader's, so a board that needs fish, wings or chains there rates as a guess here
 //! (extreme): an upper bound for those, exact for boards that fall to the listed steps.
 //!
-//! The geometry (units, peers, crossing units) is made once per size; grading a board
-//! allocates nothing.
+//! The techniques are `pencil`'s, the same code the 9x9 grader runs, here on a view of
+//! the board's candidates over its geometry. The geometry is made once per size;
+//! grading a board allocates nothing.
 
+use super::pencil::{self, Pencil};
 use super::{Grade, Level, Technique, TECHNIQUES};
 use crate::variant::{Board, Geometry, GeometryError, PerSize, UnitKind, Variant, MAX_CELLS};
 
-/// True for boxes and windows, false for lines (rows, columns, diagonals).
-fn is_box(geometry: &Geometry, unit: usize) -> bool {
-    matches!(
-        geometry.units()[unit].kind,
-        UnitKind::Box | UnitKind::Window
-    )
-}
+/// The steps tried, easiest first: `pencil`'s singles, locked candidates and pairs, in
+/// the 9x9 grader's order (which puts X-wing, 9x9 only, between the two pairs).
+const STEPS: [Technique; 7] = [
+    Technique::HiddenSingleBox,
+    Technique::HiddenSingleLine,
+    Technique::NakedSingle,
+    Technique::Pointing,
+    Technique::Claiming,
+    Technique::NakedPair,
+    Technique::HiddenPair,
+];
 
 /// The pencil-mark state of one board being graded.
 struct BoardCandidates {
@@ -28,139 +34,63 @@ struct BoardCandidates {
     empty: usize,
 }
 
-impl BoardCandidates {
-    fn place(&mut self, geometry: &Geometry, cell: usize, value: u8) {
-        self.values[cell] = value;
-        self.candidates[cell] = 0;
-        self.empty -= 1;
+/// A board's candidates on its geometry: what the techniques of `pencil` walk.
+struct OnGeometry<'a> {
+    marks: &'a mut BoardCandidates,
+    geometry: &'a Geometry,
+}
+
+impl Pencil for OnGeometry<'_> {
+    #[inline]
+    fn side(&self) -> usize {
+        self.geometry.side()
+    }
+    #[inline]
+    fn cells(&self) -> usize {
+        self.geometry.cells()
+    }
+    #[inline]
+    fn unit_count(&self) -> usize {
+        self.geometry.units().len()
+    }
+    #[inline]
+    fn cell_at(&self, unit: usize, k: usize) -> usize {
+        usize::from(self.geometry.units()[unit].cells[k])
+    }
+    #[inline]
+    fn units_of(&self, cell: usize) -> &[u8] {
+        self.geometry.units_of(cell)
+    }
+    #[inline]
+    fn is_box(&self, unit: usize) -> bool {
+        matches!(
+            self.geometry.units()[unit].kind,
+            UnitKind::Box | UnitKind::Window
+        )
+    }
+    #[inline]
+    fn candidates(&self, cell: usize) -> u32 {
+        self.marks.candidates[cell]
+    }
+    #[inline]
+    fn shared(&self, unit: usize, other: usize) -> u32 {
+        self.geometry.shared(unit, other)
+    }
+    fn place(&mut self, cell: usize, value: u8) {
+        let marks = &mut *self.marks;
+        marks.values[cell] = value;
+        marks.candidates[cell] = 0;
+        marks.empty -= 1;
         let bit = 1u32 << (value - 1);
-        for &peer in geometry.peers(cell) {
-            self.candidates[usize::from(peer)] &= !bit;
+        for &peer in self.geometry.peers(cell) {
+            marks.candidates[usize::from(peer)] &= !bit;
         }
     }
-
-    /// Removes the candidates `bits` from `cells`; true when any cell had one.
-    fn remove(&mut self, cells: impl IntoIterator<Item = u16>, bits: u32) -> bool {
-        let mut removed = false;
-        for c in cells {
-            let c = usize::from(c);
-            removed |= self.candidates[c] & bits != 0;
-            self.candidates[c] &= !bits;
-        }
-        removed
-    }
-
-    /// Cells of `unit` that may take the value of `bit`, as positions in the unit.
-    fn places(&self, geometry: &Geometry, unit: usize, bit: u32) -> u32 {
-        let mut places = 0;
-        for (k, &c) in geometry.units()[unit].cells.iter().enumerate() {
-            if self.candidates[usize::from(c)] & bit != 0 {
-                places |= 1 << k;
-            }
-        }
-        places
-    }
-
-    /// A hidden single in a box (`boxes`) or a line.
-    fn hidden_single(&mut self, geometry: &Geometry, boxes: bool) -> bool {
-        for unit in (0..geometry.units().len()).filter(|&u| is_box(geometry, u) == boxes) {
-            for v in 0..geometry.side() {
-                let places = self.places(geometry, unit, 1 << v);
-                if places.count_ones() == 1 {
-                    let cell = geometry.units()[unit].cells[places.trailing_zeros() as usize];
-                    self.place(geometry, usize::from(cell), v as u8 + 1);
-                    return true;
-                }
-            }
-        }
-        false
-    }
-
-    fn naked_single(&mut self, geometry: &Geometry) -> bool {
-        let cells = geometry.cells();
-        let found =
-            (0..cells).find(|&c| self.values[c] == 0 && self.candidates[c].count_ones() == 1);
-        if let Some(cell) = found {
-            let value = self.candidates[cell].trailing_zeros() as u8 + 1;
-            self.place(geometry, cell, value);
-        }
-        found.is_some()
-    }
-
-    /// A value's places in `a` all inside `b`, with `b` (first unit a box: pointing;
-    /// a line: claiming).
-    fn locked(&mut self, geometry: &Geometry, pointing: bool) -> bool {
-        for &(a, b) in geometry.crossings() {
-            let (a, b) = (usize::from(a), usize::from(b));
-            if is_box(geometry, a) != pointing || is_box(geometry, b) == pointing {
-                continue;
-            }
-            for v in 0..geometry.side() {
-                let bit = 1u32 << v;
-                let places = self.places(geometry, a, bit);
-                let inside = geometry.units()[a]
-                    .cells
-                    .iter()
-                    .enumerate()
-                    .all(|(k, &c)| places & 1 << k == 0 || geometry.shares(b, c));
-                if places == 0 || !inside {
-                    continue;
-                }
-                let outside = geometry.units()[b]
-                    .cells
-                    .iter()
-                    .filter(|&&c| !geometry.shares(a, c));
-                if self.remove(outside.copied(), bit) {
-                    return true;
-                }
-            }
-        }
-        false
-    }
-
-    fn naked_pair(&mut self, geometry: &Geometry) -> bool {
-        for unit in geometry.units().iter().map(|u| &u.cells[..]) {
-            for (i, &x) in unit.iter().enumerate() {
-                let m = self.candidates[usize::from(x)];
-                if m.count_ones() != 2 {
-                    continue;
-                }
-                let Some(&y) = unit[i + 1..]
-                    .iter()
-                    .find(|&&y| self.candidates[usize::from(y)] == m)
-                else {
-                    continue;
-                };
-                let others = unit.iter().filter(|&&c| c != x && c != y);
-                if self.remove(others.copied(), m) {
-                    return true;
-                }
-            }
-        }
-        false
-    }
-
-    fn hidden_pair(&mut self, geometry: &Geometry) -> bool {
-        for unit in 0..geometry.units().len() {
-            for v in 0..geometry.side() {
-                let pv = self.places(geometry, unit, 1 << v);
-                if pv.count_ones() != 2 {
-                    continue;
-                }
-                for w in v + 1..geometry.side() {
-                    if self.places(geometry, unit, 1 << w) != pv {
-                        continue;
-                    }
-                    let keep = (1u32 << v) | (1 << w);
-                    let pair = [pv.trailing_zeros(), 31 - pv.leading_zeros()]
-                        .map(|k| geometry.units()[unit].cells[k as usize]);
-                    if self.remove(pair, !keep) {
-                        return true;
-                    }
-                }
-            }
-        }
-        false
+    #[inline]
+    fn eliminate(&mut self, cell: usize, bits: u32) -> bool {
+        let had = self.marks.candidates[cell] & bits;
+        self.marks.candidates[cell] &= !bits;
+        had != 0
     }
 }
 
@@ -197,9 +127,10 @@ impl BoardGrader {
         marks.values[..cells].fill(0);
         marks.candidates[..cells].fill(full);
         marks.empty = cells;
+        let mut p = OnGeometry { marks, geometry };
         for (cell, &v) in board.values().iter().enumerate().take(cells) {
             if v != 0 {
-                marks.place(geometry, cell, v);
+                p.place(cell, v);
             }
         }
         let mut grade = Grade {
@@ -207,24 +138,17 @@ impl BoardGrader {
             level: Level::Easy,
             uses: [0; TECHNIQUES],
         };
-        while marks.empty > 0 {
-            let step = if marks.hidden_single(geometry, true) {
-                Some(Technique::HiddenSingleBox)
-            } else if marks.hidden_single(geometry, false) {
-                Some(Technique::HiddenSingleLine)
-            } else if marks.naked_single(geometry) {
-                Some(Technique::NakedSingle)
-            } else if marks.locked(geometry, true) {
-                Some(Technique::Pointing)
-            } else if marks.locked(geometry, false) {
-                Some(Technique::Claiming)
-            } else if marks.naked_pair(geometry) {
-                Some(Technique::NakedPair)
-            } else if marks.hidden_pair(geometry) {
-                Some(Technique::HiddenPair)
-            } else {
-                None
-            };
+        while p.marks.empty > 0 {
+            let step = STEPS.iter().copied().find(|&t| match t {
+                Technique::HiddenSingleBox => pencil::hidden_single(&mut p, true),
+                Technique::HiddenSingleLine => pencil::hidden_single(&mut p, false),
+                Technique::NakedSingle => pencil::naked_single(&mut p),
+                Technique::Pointing => pencil::locked(&mut p, true),
+                Technique::Claiming => pencil::locked(&mut p, false),
+                Technique::NakedPair => pencil::naked_subset(&mut p, 2),
+                Technique::HiddenPair => pencil::hidden_subset(&mut p, 2),
+                _ => false,
+            });
             let technique = step.unwrap_or(Technique::Guess);
             let uses = &mut grade.uses[technique as usize];
             *uses = uses.saturating_add(1);
@@ -285,5 +209,36 @@ mod tests {
             finished > 100,
             "{finished} boards finished by the listed techniques"
         );
+    }
+
+    /// The two graders run the same techniques: on 9x9 classic puzzles that fall to the
+    /// board grader's steps, a puzzle read as a board gets the 9x9 grader's grade, use
+    /// for use (past them the board grader guesses, or finds a path without the 9x9
+    /// step it lacks).
+    #[test]
+    fn boards_of_9x9_grade_as_the_9x9_grader_does() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
+        let mut grader = BoardGrader::new(Variant::Classic);
+        let (mut same, mut beyond) = (0, 0);
+        for file in ["norvig-easy50.txt", "sudoku-exchange-hard-with-solutions.txt"] {
+            let text = std::fs::read_to_string(root.join(file)).unwrap();
+            for line in text.lines() {
+                let puzzle = line.split_whitespace().next().unwrap();
+                let grid = crate::grid::Grid::parse(puzzle.as_bytes()).unwrap();
+                let nine = super::super::grade(&grid).unwrap();
+                let board = grader.grade(&Board::from_grid(&grid)).unwrap();
+                let within = (0..TECHNIQUES)
+                    .filter(|&t| nine.uses[t] > 0)
+                    .all(|t| STEPS.iter().any(|&s| s as usize == t));
+                if within {
+                    assert_eq!(board.uses, nine.uses, "{file}: {puzzle}");
+                    assert_eq!(board.rating, nine.rating, "{file}: {puzzle}");
+                    same += 1;
+                } else {
+                    beyond += 1;
+                }
+            }
+        }
+        assert!(same > 200 && beyond > 100, "{same} within the steps, {beyond} beyond");
     }
 }

@@ -4,6 +4,7 @@
 //! Cells are numbered row-major 0..81. Units are numbered 0..9 rows, 9..18 columns,
 //! 18..27 boxes. A candidate mask has bit `d - 1` set when digit `d` may go in the cell.
 
+use super::pencil::Pencil;
 use crate::grid::{Grid, CELLS};
 
 /// All nine digits.
@@ -34,6 +35,32 @@ pub static CELL_UNITS: [[u8; 3]; CELLS] = {
         let (r, c) = (cell / 9, cell % 9);
         out[cell] = [r as u8, 9 + c as u8, 18 + (r / 3 * 3 + c / 3) as u8];
         cell += 1;
+    }
+    out
+};
+
+/// `SHARED[u][o]`: the positions in unit `u` (bit `k` for its `k`-th cell) of the
+/// cells that unit `o` holds too.
+pub static SHARED: [[u16; 27]; 27] = {
+    let mut out = [[0u16; 27]; 27];
+    let mut u = 0;
+    while u < 27 {
+        let mut o = 0;
+        while o < 27 {
+            let mut k = 0;
+            while k < 9 {
+                let mut j = 0;
+                while j < 9 {
+                    if UNITS[u][k] == UNITS[o][j] {
+                        out[u][o] |= 1 << k;
+                    }
+                    j += 1;
+                }
+                k += 1;
+            }
+            o += 1;
+        }
+        u += 1;
     }
     out
 };
@@ -150,6 +177,54 @@ impl Candidates {
     }
 }
 
+/// The 9x9 position as the techniques that hold on any geometry see it.
+impl Pencil for Candidates {
+    #[inline]
+    fn side(&self) -> usize {
+        9
+    }
+    #[inline]
+    fn cells(&self) -> usize {
+        CELLS
+    }
+    #[inline]
+    fn unit_count(&self) -> usize {
+        27
+    }
+    #[inline]
+    fn cell_at(&self, unit: usize, k: usize) -> usize {
+        usize::from(UNITS[unit][k])
+    }
+    #[inline]
+    fn units_of(&self, cell: usize) -> &[u8] {
+        &CELL_UNITS[cell]
+    }
+    #[inline]
+    fn is_box(&self, unit: usize) -> bool {
+        unit >= 18
+    }
+    #[inline]
+    fn candidates(&self, cell: usize) -> u32 {
+        u32::from(self.candidates[cell])
+    }
+    #[inline]
+    fn place(&mut self, cell: usize, value: u8) {
+        Candidates::place(self, cell, value);
+    }
+    #[inline]
+    fn eliminate(&mut self, cell: usize, bits: u32) -> bool {
+        Candidates::eliminate(self, cell, bits as u16)
+    }
+    #[inline]
+    fn positions(&self, unit: usize, bit: u32) -> u32 {
+        u32::from(Candidates::positions(self, unit, bit as u16))
+    }
+    #[inline]
+    fn shared(&self, unit: usize, other: usize) -> u32 {
+        u32::from(SHARED[unit][other])
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -175,6 +250,16 @@ mod tests {
         for (u, unit) in g.units().iter().enumerate() {
             let cells: Vec<u8> = unit.cells.iter().map(|&c| c as u8).collect();
             assert_eq!(UNITS[u][..], cells[..], "unit {u}");
+        }
+        for u in 0..27 {
+            for o in 0..27 {
+                let board = Candidates::new(&Grid::EMPTY).unwrap();
+                let plain = (0..9)
+                    .filter(|&k| g.shares(o, g.units()[u].cells[k]))
+                    .fold(0u32, |m, k| m | 1 << k);
+                assert_eq!(Pencil::shared(&board, u, o), plain, "units {u} {o}");
+                assert_eq!(g.shared(u, o), plain, "units {u} {o}");
+            }
         }
         for cell in 0..CELLS {
             assert_eq!(CELL_UNITS[cell][..], *g.units_of(cell), "cell {cell}");

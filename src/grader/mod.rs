@@ -10,6 +10,7 @@
 
 mod any_geometry;
 mod candidates;
+mod pencil;
 mod techniques;
 
 pub use any_geometry::BoardGrader;

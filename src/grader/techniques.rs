@@ -1,5 +1,7 @@
-//! Human solving techniques on the pencil-mark board, each one application at a time:
-//! a technique returns true when it placed a digit or removed a candidate.
+//! Human solving techniques on the 9x9 pencil-mark board, each one application at a
+//! time: a technique returns true when it placed a digit or removed a candidate. The
+//! ones that hold on any geometry (singles, locked candidates, subsets) are `pencil`'s;
+//! fish, wings, unique rectangles and BUG, 9x9 only, are here.
 //!
 //! Ratings follow Sukaku Explainer's scale (tenths), so that a puzzle's rating reads as
 //! theirs does: the hardest step it needed.
@@ -9,6 +11,7 @@
 #![allow(clippy::needless_range_loop)]
 
 use super::candidates::{sees, Candidates, ALL, CELL_UNITS, UNITS};
+use super::pencil;
 use crate::grid::CELLS;
 
 /// The techniques, easiest first.
@@ -183,23 +186,23 @@ pub const NAMES: [&str; COUNT] = [
 /// grader's, not applied here.
 pub fn apply(board: &mut Candidates, technique: Technique) -> bool {
     match technique {
-        Technique::HiddenSingleBox => hidden_single(board, 18..27),
-        Technique::HiddenSingleLine => hidden_single(board, 0..18),
-        Technique::NakedSingle => naked_single(board),
-        Technique::Pointing => pointing(board),
-        Technique::Claiming => claiming(board),
-        Technique::NakedPair => naked_subset(board, 2),
+        Technique::HiddenSingleBox => pencil::hidden_single(board, true),
+        Technique::HiddenSingleLine => pencil::hidden_single(board, false),
+        Technique::NakedSingle => pencil::naked_single(board),
+        Technique::Pointing => pencil::locked(board, true),
+        Technique::Claiming => pencil::locked(board, false),
+        Technique::NakedPair => pencil::naked_subset(board, 2),
         Technique::XWing => fish(board, 2),
-        Technique::HiddenPair => hidden_subset(board, 2),
-        Technique::NakedTriple => naked_subset(board, 3),
+        Technique::HiddenPair => pencil::hidden_subset(board, 2),
+        Technique::NakedTriple => pencil::naked_subset(board, 3),
         Technique::Swordfish => fish(board, 3),
-        Technique::HiddenTriple => hidden_subset(board, 3),
+        Technique::HiddenTriple => pencil::hidden_subset(board, 3),
         Technique::XyWing => xy_wing(board),
         Technique::XyzWing => xyz_wing(board),
         Technique::UniqueRectangle => unique_rectangle(board),
-        Technique::NakedQuad => naked_subset(board, 4),
+        Technique::NakedQuad => pencil::naked_subset(board, 4),
         Technique::Jellyfish => fish(board, 4),
-        Technique::HiddenQuad => hidden_subset(board, 4),
+        Technique::HiddenQuad => pencil::hidden_subset(board, 4),
         Technique::Bug => bug(board),
         Technique::XChain
         | Technique::XyChain
@@ -209,206 +212,6 @@ pub fn apply(board: &mut Candidates, technique: Technique) -> bool {
         | Technique::NestedChain
         | Technique::Guess => false,
     }
-}
-
-/// Digits with exactly one place in `unit`, not yet placed there.
-#[inline]
-fn unit_singles(board: &Candidates, unit: usize) -> u16 {
-    let (mut once, mut twice) = (0u16, 0u16);
-    for &c in &UNITS[unit] {
-        let m = board.candidates[c as usize];
-        twice |= once & m;
-        once |= m;
-    }
-    once & !twice
-}
-
-/// Places one hidden single in the given units.
-fn hidden_single(board: &mut Candidates, units: std::ops::Range<usize>) -> bool {
-    for unit in units {
-        let singles = unit_singles(board, unit);
-        if singles != 0 {
-            let bit = singles & singles.wrapping_neg();
-            for &c in &UNITS[unit] {
-                if board.candidates[c as usize] & bit != 0 {
-                    board.place(c as usize, bit.trailing_zeros() as u8 + 1);
-                    return true;
-                }
-            }
-        }
-    }
-    false
-}
-
-/// Places one naked single.
-fn naked_single(board: &mut Candidates) -> bool {
-    for cell in 0..CELLS {
-        let m = board.candidates[cell];
-        if m != 0 && m & (m - 1) == 0 {
-            board.place(cell, m.trailing_zeros() as u8 + 1);
-            return true;
-        }
-    }
-    false
-}
-
-/// Box-line interaction from the box side.
-fn pointing(board: &mut Candidates) -> bool {
-    for b in 18..27 {
-        for d in 0..9 {
-            let bit = 1u16 << d;
-            let pos = board.positions(b, bit);
-            if pos == 0 {
-                continue;
-            }
-            // Positions 0..9 in a box are row-major within the box.
-            let rows = (pos & 0x7 != 0) as u8 + (pos & 0x38 != 0) as u8 + (pos & 0x1c0 != 0) as u8;
-            let cols = (pos & 0x49 != 0) as u8 + (pos & 0x92 != 0) as u8 + (pos & 0x124 != 0) as u8;
-            let first = UNITS[b][pos.trailing_zeros() as usize] as usize;
-            let line = if rows == 1 {
-                CELL_UNITS[first][0]
-            } else if cols == 1 {
-                CELL_UNITS[first][1]
-            } else {
-                continue;
-            };
-            if clear_outside(board, line as usize, b, bit) {
-                return true;
-            }
-        }
-    }
-    false
-}
-
-/// Box-line interaction from the line side.
-fn claiming(board: &mut Candidates) -> bool {
-    for line in 0..18 {
-        for d in 0..9 {
-            let bit = 1u16 << d;
-            let pos = board.positions(line, bit);
-            if pos.count_ones() < 2 {
-                continue;
-            }
-            let first = UNITS[line][pos.trailing_zeros() as usize] as usize;
-            let b = CELL_UNITS[first][2] as usize;
-            let all_in_box = (0..9)
-                .filter(|k| pos >> k & 1 == 1)
-                .all(|k| CELL_UNITS[UNITS[line][k] as usize][2] as usize == b);
-            if all_in_box && clear_outside(board, b, line, bit) {
-                return true;
-            }
-        }
-    }
-    false
-}
-
-/// Removes `bit` from the cells of `unit` that are not in `keep`; true on progress.
-fn clear_outside(board: &mut Candidates, unit: usize, keep: usize, bit: u16) -> bool {
-    let mut progress = false;
-    for &c in &UNITS[unit] {
-        if !UNITS[keep].contains(&c) {
-            progress |= board.eliminate(c as usize, bit);
-        }
-    }
-    progress
-}
-
-/// Calls `each` with every `n`-subset (as a bit mask) of the set bits of `items`,
-/// stopping when it returns true.
-fn subsets(items: u16, n: u32, each: &mut dyn FnMut(u16) -> bool) -> bool {
-    fn go(items: u16, n: u32, chosen: u16, each: &mut dyn FnMut(u16) -> bool) -> bool {
-        if n == 0 {
-            return each(chosen);
-        }
-        let mut rest = items;
-        while rest.count_ones() >= n {
-            let low = rest & rest.wrapping_neg();
-            rest &= !low;
-            if go(rest, n - 1, chosen | low, each) {
-                return true;
-            }
-        }
-        false
-    }
-    go(items, n, 0, each)
-}
-
-/// `n` cells of a unit whose candidates number `n` between them.
-fn naked_subset(board: &mut Candidates, n: u32) -> bool {
-    for unit in 0..27 {
-        let cells = &UNITS[unit];
-        let mut open = 0u16;
-        for (k, &c) in cells.iter().enumerate() {
-            let count = board.candidates[c as usize].count_ones();
-            if count >= 2 && count <= n {
-                open |= 1 << k;
-            }
-        }
-        let empty = (0..9)
-            .filter(|&k| board.candidates[cells[k] as usize] != 0)
-            .count() as u32;
-        if empty <= n {
-            continue;
-        }
-        let snapshot = *board;
-        let found = subsets(open, n, &mut |chosen| {
-            let digits = (0..9)
-                .filter(|k| chosen >> k & 1 == 1)
-                .fold(0, |m, k| m | snapshot.candidates[cells[k] as usize]);
-            if digits.count_ones() != n {
-                return false;
-            }
-            let mut progress = false;
-            for (k, &c) in cells.iter().enumerate() {
-                if chosen >> k & 1 == 0 {
-                    progress |= board.eliminate(c as usize, digits);
-                }
-            }
-            progress
-        });
-        if found {
-            return true;
-        }
-    }
-    false
-}
-
-/// `n` digits of a unit confined to the same `n` cells.
-fn hidden_subset(board: &mut Candidates, n: u32) -> bool {
-    for unit in 0..27 {
-        let cells = &UNITS[unit];
-        let mut positions = [0u16; 9];
-        let mut open = 0u16;
-        for (d, pos) in positions.iter_mut().enumerate() {
-            *pos = board.positions(unit, 1 << d);
-            if pos.count_ones() >= 2 && pos.count_ones() <= n {
-                open |= 1 << d;
-            }
-        }
-        let unsolved = positions.iter().filter(|p| **p != 0).count() as u32;
-        if unsolved <= n {
-            continue;
-        }
-        let found = subsets(open, n, &mut |digits| {
-            let used = (0..9)
-                .filter(|d| digits >> d & 1 == 1)
-                .fold(0, |m, d| m | positions[d]);
-            if used.count_ones() != n {
-                return false;
-            }
-            let mut progress = false;
-            for (k, &c) in cells.iter().enumerate() {
-                if used >> k & 1 == 1 {
-                    progress |= board.eliminate(c as usize, ALL & !digits);
-                }
-            }
-            progress
-        });
-        if found {
-            return true;
-        }
-    }
-    false
 }
 
 /// Basic fish of size `n` (X-wing, swordfish, jellyfish), rows then columns as base.
@@ -424,7 +227,7 @@ fn fish(board: &mut Candidates, n: u32) -> bool {
                     open |= 1 << i;
                 }
             }
-            let found = subsets(open, n, &mut |chosen| {
+            let found = pencil::subsets(u32::from(open), n, &mut |chosen| {
                 let covers = (0..9)
                     .filter(|i| chosen >> i & 1 == 1)
                     .fold(0, |m, i| m | lines[i]);

@@ -166,6 +166,8 @@ pub struct Geometry {
     peers: Box<[u16]>,
     /// Pairs of units sharing two or more cells (first, second), each order once.
     crossings: Box<[(u8, u8)]>,
+    /// `shared[u * units + o]`: positions in unit `u` of the cells unit `o` holds too.
+    shared: Box<[u32]>,
 }
 
 impl Geometry {
@@ -277,9 +279,19 @@ impl Geometry {
                 }
             }
         }
+        let mut shared = vec![0u32; units.len() * units.len()];
+        for (u, unit) in units.iter().enumerate() {
+            for (k, &c) in unit.cells.iter().enumerate() {
+                let c = usize::from(c);
+                for &o in &of_cell[c][..usize::from(of_cell_len[c])] {
+                    shared[u * units.len() + usize::from(o)] |= 1 << k;
+                }
+            }
+        }
         Geometry {
             box_side,
             variant,
+            shared: shared.into(),
             units,
             of_cell: of_cell.into(),
             of_cell_len: of_cell_len.into(),
@@ -343,6 +355,13 @@ impl Geometry {
     /// windows' rows ...), both orders listed.
     pub fn crossings(&self) -> &[(u8, u8)] {
         &self.crossings
+    }
+
+    /// The positions in `unit` (bit `k` for its `k`-th cell) of the cells that unit
+    /// `other` holds too.
+    #[inline]
+    pub fn shared(&self, unit: usize, other: usize) -> u32 {
+        self.shared[unit * self.units.len() + other]
     }
 
     /// `4x4 classic`, `9x9 diagonal`, ...
@@ -425,6 +444,14 @@ mod tests {
                     .map(|(a, b)| (a as u8, b as u8))
                     .collect();
                 assert_eq!(g.crossings(), &crossings[..], "{}", g.name());
+                for (u, unit) in units.iter().enumerate() {
+                    for (o, other) in units.iter().enumerate() {
+                        let plain = (0..side)
+                            .filter(|&k| other.cells.contains(&unit.cells[k]))
+                            .fold(0u32, |m, k| m | 1 << k);
+                        assert_eq!(g.shared(u, o), plain, "{} {unit} {other}", g.name());
+                    }
+                }
             }
         }
         let classic = Geometry::new(9, Variant::Classic).unwrap();

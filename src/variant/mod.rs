@@ -11,6 +11,7 @@ pub use board::{Board, BoardError, Symbols, SymbolsError};
 
 pub use geometry::{
     Geometry, GeometryError, PerSize, UnitCells, UnitKind, Variant, MAX_CELLS, MAX_SIDE, SIDES,
+    UNITS_PER_CELL,
 };
 pub use solver::{BoardClash, BoardCount, MaskSolver, VariantSolver};
 
