@@ -220,7 +220,10 @@ mod tests {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
         let mut grader = BoardGrader::new(Variant::Classic);
         let (mut same, mut beyond) = (0, 0);
-        for file in ["norvig-easy50.txt", "sudoku-exchange-hard-with-solutions.txt"] {
+        for file in [
+            "norvig-easy50.txt",
+            "sudoku-exchange-hard-with-solutions.txt",
+        ] {
             let text = std::fs::read_to_string(root.join(file)).unwrap();
             for line in text.lines() {
                 let puzzle = line.split_whitespace().next().unwrap();
@@ -239,6 +242,9 @@ mod tests {
                 }
             }
         }
-        assert!(same > 200 && beyond > 100, "{same} within the steps, {beyond} beyond");
+        assert!(
+            same > 200 && beyond > 100,
+            "{same} within the steps, {beyond} beyond"
+        );
     }
 }
