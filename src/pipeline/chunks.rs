@@ -159,8 +159,23 @@ impl<'a> Iterator for SliceChunks<'a> {
 }
 
 /// Number of `\n` bytes.
+///
+/// Counted in blocks of 255 bytes into a byte-wide sum, which the compiler turns into
+/// vector compares and subtracts: the chunker and the ordered writer (both serial)
+/// count every byte of input and output, and a plain `filter().count()` stays scalar
+/// (measured with callgrind on 100,000 records: 1,200 instructions a record before).
 pub(crate) fn count_newlines(bytes: &[u8]) -> u64 {
-    bytes.iter().filter(|&&b| b == b'\n').count() as u64
+    let mut blocks = bytes.chunks_exact(255);
+    let mut total = 0u64;
+    for block in &mut blocks {
+        let mut n = 0u8;
+        for &b in block {
+            n += u8::from(b == b'\n');
+        }
+        total += u64::from(n);
+    }
+    let rest = blocks.remainder();
+    total + rest.iter().filter(|&&b| b == b'\n').count() as u64
 }
 
 /// Reads a stream in blocks and yields record-aligned chunks (stdin, pipes).
@@ -405,6 +420,23 @@ impl<'a, R: Read> Source<'a, R> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn newlines_are_counted_in_blocks_as_one_by_one() {
+        let mut bytes = Vec::new();
+        for i in 0..3000u32 {
+            bytes.push(if i % 7 == 0 || i % 255 == 254 {
+                b'\n'
+            } else {
+                b'x'
+            });
+        }
+        for len in [0, 1, 254, 255, 256, 510, 511, 3000] {
+            let want = bytes[..len].iter().filter(|&&b| b == b'\n').count() as u64;
+            assert_eq!(count_newlines(&bytes[..len]), want, "{len}");
+        }
+        assert_eq!(count_newlines(&[b'\n'; 1000]), 1000);
+    }
 
     /// A reader that hands out `data` in blocks of at most `block` bytes.
     struct Blocks {
