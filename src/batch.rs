@@ -232,6 +232,7 @@ pub fn write_rows<E, P>(
                 reason: result.reason,
                 mismatch: false,
                 extra: &result.extra,
+                fields: crate::input::Fields::None,
             },
             out,
         );

@@ -411,8 +411,8 @@ impl RunReport {
         if self.records > 0 && c.invalid == self.records {
             writeln!(
                 out,
-                "  every record is invalid: see the reasons in the rows; check --column and \
-                 --format (a tab- or semicolon-separated file is not read as CSV)"
+                "  every record is invalid: see the reasons in the rows; check --column, \
+                 --format and --delimiter (the line above says how the input was read)"
             )?;
         }
         if let Some(levels) = &self.difficulty {

@@ -9,10 +9,10 @@ use std::cell::Cell;
 use std::sync::atomic::AtomicBool;
 
 use sudoku_batch::engine::{Budget, Engine, Fast};
-use sudoku_batch::input::{detect_layout, ColumnChoice};
+use sudoku_batch::input::{detect_layout, ColumnChoice, Layout as InputLayout};
 use sudoku_batch::jobs::{Canon, Classify, Grade, Job, Minimize, Solve};
 use sudoku_batch::pipeline::{process_chunk, BoardSetup, Setup, Tally, Worker};
-use sudoku_batch::rows::{OutputFormat, RowWriter};
+use sudoku_batch::rows::{kept_names, OutputFormat, RowWriter};
 use sudoku_batch::{Grid, Solver};
 
 struct Counting;
@@ -168,6 +168,51 @@ fn pipeline_chunk_path_allocates_nothing_per_record() {
     }
 }
 
+/// Rows that join back to the input (`--keep-columns`, `--record-index`,
+/// `--puzzle-as-read`) allocate nothing per record either: the fields are written
+/// from the record as found, the record numbers' slots go into a reused list.
+#[test]
+fn rows_that_join_back_allocate_nothing_per_record() {
+    let plain = std::fs::read(common::data("kaggle-1m-first10k.csv")).unwrap();
+    let quoted: Vec<u8> = String::from_utf8(plain.clone())
+        .unwrap()
+        .lines()
+        .enumerate()
+        .map(|(i, l)| match i {
+            0 => format!("{l}\n"),
+            _ => l.replacen(',', ",\"", 1) + "\"\n",
+        })
+        .collect::<String>()
+        .into_bytes();
+    let lines = std::fs::read(common::data("royle-17-clue.txt")).unwrap();
+    for (name, bytes, per_chunk_max) in [
+        ("plain", &plain, 0),
+        ("quoted", &quoted, 12),
+        ("lines", &lines, 0),
+    ] {
+        for format in [OutputFormat::Csv, OutputFormat::Ndjson] {
+            let rows = |layout: &InputLayout| {
+                RowWriter::new(format, Some(layout))
+                    .keeping(kept_names(layout, &["difficulty"]))
+                    .numbered()
+                    .as_read()
+            };
+            let costs = chunk_costs_by(
+                &Grade::new(),
+                bytes,
+                rows,
+                &BoardSetup::default(),
+                Budget::DEFAULT,
+                |t| t.counts.unique,
+            );
+            assert!(
+                costs.iter().all(|&c| c <= per_chunk_max && c == costs[0]),
+                "{name} {format:?}: {costs:?}"
+            );
+        }
+    }
+}
+
 /// Allocations for chunks of 5000, 100 and 5000 records of `bytes` run through `job`,
 /// each counted on its second run (the first grows the output buffer).
 fn chunk_costs<J: Job>(job: &J, bytes: &[u8], done: impl Fn(&Tally) -> u64) -> Vec<u64> {
@@ -201,8 +246,21 @@ fn chunk_costs_on<J: Job>(
     budget: Budget,
     done: impl Fn(&Tally) -> u64,
 ) -> Vec<u64> {
+    let rows = |layout: &InputLayout| RowWriter::new(format, Some(layout));
+    chunk_costs_by(job, bytes, rows, boards, budget, done)
+}
+
+/// [`chunk_costs_on`] with rows written by the writer `rows` makes for the input.
+fn chunk_costs_by<J: Job>(
+    job: &J,
+    bytes: &[u8],
+    rows: impl Fn(&InputLayout) -> RowWriter,
+    boards: &BoardSetup,
+    budget: Budget,
+    done: impl Fn(&Tally) -> u64,
+) -> Vec<u64> {
     let layout = detect_layout(bytes, None, &ColumnChoice::Auto).unwrap();
-    let rows = RowWriter::new(format, Some(&layout));
+    let rows = rows(&layout);
     // A cancel flag that stays clear: checked before every record.
     let cancel = AtomicBool::new(false);
     let setup = Setup {

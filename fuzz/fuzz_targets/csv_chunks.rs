@@ -61,7 +61,15 @@ fuzz_target!(|input: &[u8]| {
         block: usize::from(knob) + 1,
     };
     if let Ok(Ok((mut chunks, stream_layout))) =
-        StreamChunks::start(reader, Some(Format::Csv), &ColumnChoice::Index(1), usize::MAX)
+        StreamChunks::start(
+            reader,
+            &sudoku_batch::input::Choice {
+                format: Some(Format::Csv),
+                column: ColumnChoice::Index(1),
+                delimiter: None,
+            },
+            usize::MAX,
+        )
     {
         let mut streamed = Vec::new();
         while let Ok(Some(chunk)) = chunks.next_chunk() {

@@ -9,7 +9,7 @@ pub(super) fn run_bench(args: &cli::BenchArgs) -> Result<ExitCode, AppError> {
     ]);
     output::check_outputs(&[(&args.input, "the input")], &outputs)?;
     let rules = board_rules(&args.boards)?;
-    let loaded = load_puzzles(&args.input, args.format, &args.column, &rules)?;
+    let loaded = load_puzzles(&args.input, &args.layout, &rules)?;
     let boards = !loaded.boards.is_empty();
     let mode = match args.mode {
         cli::BenchMode::Solve => crate::bench::BenchMode::Solve,

@@ -18,7 +18,16 @@ pub(super) fn board_rules(args: &cli::BoardArgs) -> Result<BoardRules, AppError>
     .map_err(AppError::Rules)
 }
 
-pub(super) fn format_choice(f: FormatArg) -> Option<Format> {
+/// What the user said of an input's layout, as the library takes it.
+pub(super) fn layout_choice(args: &LayoutArgs) -> Choice {
+    Choice {
+        format: format_choice(args.format),
+        column: column_choice(&args.column),
+        delimiter: args.delimiter,
+    }
+}
+
+fn format_choice(f: FormatArg) -> Option<Format> {
     match f {
         FormatArg::Auto => None,
         FormatArg::Lines => Some(Format::Lines),
@@ -27,7 +36,7 @@ pub(super) fn format_choice(f: FormatArg) -> Option<Format> {
     }
 }
 
-pub(super) fn column_choice(c: &Option<String>) -> ColumnChoice {
+fn column_choice(c: &Option<String>) -> ColumnChoice {
     match c {
         None => ColumnChoice::Auto,
         Some(s) => match s.parse::<usize>() {

@@ -120,10 +120,9 @@ pub(super) fn run_overlap(args: &cli::OverlapArgs) -> Result<ExitCode, AppError>
     )?;
     let train = read_input(&args.train, false)?;
     let test = read_input(&args.test, false)?;
-    let format = format_choice(args.format);
-    let column = column_choice(&args.column);
-    let train_layout = input::detect_layout(train.bytes(), format, &column)?;
-    let test_layout = input::detect_layout(test.bytes(), format, &column)?;
+    let choice = layout_choice(&args.layout);
+    let train_layout = input::detect_layout_as(train.bytes(), &choice)?;
+    let test_layout = input::detect_layout_as(test.bytes(), &choice)?;
     let mut out = Output::open(args.output.as_deref())?;
     let pool = pool(args.threads)?;
     let mut report = pool

@@ -122,6 +122,10 @@ pub enum Usage {
     SplitNeedsOut(&'static str),
     /// A zip archive on a stream.
     ZipOnStream(PathBuf),
+    /// An option that adds to rows, with a row format that has no room for it.
+    NeedsCsvOrNdjson(&'static str),
+    /// `--record-index` with `--shard`: the records before the shard are not read.
+    RecordIndexOfShard,
 }
 
 impl std::fmt::Display for Usage {
@@ -166,6 +170,14 @@ impl std::fmt::Display for Usage {
             Usage::SplitNeedsOut(part) => write!(
                 f,
                 "split of stdin needs --{part}-out: there is no input name to derive it from"
+            ),
+            Usage::NeedsCsvOrNdjson(flag) => write!(
+                f,
+                "{flag} adds to CSV and NDJSON rows only; use --output-format csv or ndjson"
+            ),
+            Usage::RecordIndexOfShard => f.write_str(
+                "--record-index with --shard: a shard does not read the records before it, \
+                 so it cannot number its own; join on `line`, which --shard keeps",
             ),
             Usage::ZipOnStream(path) => write!(
                 f,

@@ -118,14 +118,12 @@ pub(super) fn named_stream_error(e: RunError, path: &Path) -> RunError {
 
 pub(super) fn load_puzzles(
     path: &Path,
-    format: FormatArg,
-    column: &Option<String>,
+    layout: &LayoutArgs,
     rules: &BoardRules,
 ) -> Result<crate::bench::Loaded, AppError> {
     // Records are loaded once and reused: a stream is read whole, as a file is mapped.
     let bytes = read_input(path, false)?;
-    let layout =
-        input::detect_layout(bytes.bytes(), format_choice(format), &column_choice(column))?;
+    let layout = input::detect_layout_as(bytes.bytes(), &layout_choice(layout))?;
     let loaded = crate::bench::load(bytes.bytes(), &layout, rules);
     bytes.check_unchanged(path)?;
     Ok(loaded)
@@ -155,10 +153,6 @@ pub(super) fn read_dataset(
     args: &InputArgs,
 ) -> Result<(input::InputBytes, input::Layout), AppError> {
     let bytes = read_input(&args.input, args.no_mmap)?;
-    let layout = input::detect_layout(
-        bytes.bytes(),
-        format_choice(args.format),
-        &column_choice(&args.column),
-    )?;
+    let layout = input::detect_layout_as(bytes.bytes(), &layout_choice(&args.layout))?;
     Ok((bytes, layout))
 }

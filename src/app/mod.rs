@@ -11,23 +11,23 @@ use std::process::ExitCode;
 
 use crate::bench::{BenchReport, ThreadResult};
 use crate::cli::{
-    self, Cli, Command, EngineArg, FormatArg, GenerateArgs, InputArgs, LevelArg, MadeFormatArg,
-    OutputArgs, OutputFormatArg, RunArgs, SymmetryArg, VariantArg,
+    self, Cli, Command, EngineArg, FormatArg, GenerateArgs, InputArgs, LayoutArgs, LevelArg,
+    MadeFormatArg, OutputArgs, OutputFormatArg, RunArgs, SymmetryArg, VariantArg,
 };
 use crate::dlx::Dlx;
 use crate::engine::{Budget, Engine, Fast};
 use crate::generate::{BoardPlan, Pattern, Spec, Target, MIN_GIVENS};
 use crate::grader::{Level, Levels};
 use crate::input::compressed::{self, Compression};
-use crate::input::{self, ColumnChoice, Format, InputError};
+use crate::input::{self, Choice, ColumnChoice, Format, InputError};
 use crate::jobs::Generate;
 use crate::jobs::{Canon, Classify, CrossCheck, Grade, Job, Minimize, Solve};
 use crate::output::{self, Output, OutputError};
-use crate::pipeline::{self, MakeOptions, RunError, RunOptions, Shard};
+use crate::pipeline::{self, Joins, MakeOptions, RunError, RunOptions, Shard};
 use crate::plot::{self, ThreadPoint};
 use crate::puzzle::Shape;
 use crate::report::{write_hgrm, Latency, RunReport, Status, StatusSet};
-use crate::rows::OutputFormat;
+use crate::rows::{OutputFormat, RowWriter};
 use crate::serve::{serve, ServeError, ServeOptions};
 use crate::variant::{BoardRules, RulesError, Symbols, Variant};
 use hdrhistogram::Histogram;

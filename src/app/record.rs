@@ -47,15 +47,21 @@ pub(super) fn run_job<J: Job>(
     let InputArgs {
         input,
         threads,
-        format,
-        column,
+        layout,
         no_mmap,
         member,
     } = &args.input;
+    let choice = layout_choice(layout);
     let options = RunOptions {
         threads: threads.map_or_else(default_threads, usize::from),
-        format: format_choice(*format),
-        column: column_choice(column),
+        format: choice.format,
+        column: choice.column,
+        delimiter: choice.delimiter,
+        joins: Joins {
+            keep_columns: args.keep_columns,
+            record_index: args.record_index,
+            puzzle_as_read: args.puzzle_as_read,
+        },
         output_format: row_format(args.output_format, args.out.output.as_deref()),
         progress: show_progress(&args.out),
         shard: args.shard.map(|(index, count)| Shard { index, count }),
@@ -70,6 +76,18 @@ pub(super) fn run_job<J: Job>(
     };
     if options.boards.all_boards() && !job.takes().contains(Shape::Board) {
         return Err(Usage::BoardsRefused(job.name()).into());
+    }
+    for (asked, flag) in [
+        (args.keep_columns, "--keep-columns"),
+        (args.record_index, "--record-index"),
+        (args.puzzle_as_read, "--puzzle-as-read"),
+    ] {
+        if asked && !RowWriter::carries_input_fields(options.output_format) {
+            return Err(Usage::NeedsCsvOrNdjson(flag).into());
+        }
+    }
+    if args.record_index && options.shard.is_some() {
+        return Err(Usage::RecordIndexOfShard.into());
     }
     if options.shard.is_some() && (is_stdin(input) || is_special(input)) {
         return Err(Usage::ShardOfStream.into());

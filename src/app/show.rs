@@ -4,11 +4,7 @@ use super::*;
 
 pub(super) fn run_show(args: &cli::ShowArgs) -> Result<ExitCode, AppError> {
     let bytes = read_input(&args.input, false)?;
-    let layout = input::detect_layout(
-        bytes.bytes(),
-        format_choice(args.format),
-        &column_choice(&args.column),
-    )?;
+    let layout = input::detect_layout_as(bytes.bytes(), &layout_choice(&args.layout))?;
     let color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
     let text = crate::show::show(
         bytes.bytes(),

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 
-use super::{BoardArgs, EngineArg, FormatArg};
+use super::{BoardArgs, EngineArg, LayoutArgs};
 
 /// What `bench` times.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -44,12 +44,9 @@ pub struct BenchArgs {
     #[arg(long, value_delimiter = ',', value_name = "N,N,...",
           value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub threads: Vec<u16>,
-    /// Input format.
-    #[arg(long, value_enum, default_value_t = FormatArg::Auto)]
-    pub format: FormatArg,
-    /// CSV column holding puzzles (as for solve).
-    #[arg(long, value_name = "NAME|INDEX")]
-    pub column: Option<String>,
+    /// Format, column and delimiter.
+    #[command(flatten)]
+    pub layout: LayoutArgs,
     /// Write the results as JSON here (`--json` is the same).
     #[arg(long, visible_alias = "json", value_name = "FILE.json")]
     pub report: Option<PathBuf>,

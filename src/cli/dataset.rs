@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 
-use super::{FormatArg, InputArgs};
+use super::{InputArgs, LayoutArgs};
 
 /// What makes two records the same for `dedupe` and `overlap`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -53,12 +53,9 @@ pub struct OverlapArgs {
     /// Worker threads (default: all cores).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub threads: Option<u16>,
-    /// Input format of both files.
-    #[arg(long, value_enum, default_value_t = FormatArg::Auto)]
-    pub format: FormatArg,
-    /// CSV column holding puzzles in both files.
-    #[arg(long, value_name = "NAME|INDEX")]
-    pub column: Option<String>,
+    /// Format, column and delimiter.
+    #[command(flatten)]
+    pub layout: LayoutArgs,
     /// Output file for the rows `line,train_line,test_duplicate_of`, one per test record
     /// (default: stdout).
     #[arg(short, long, value_name = "OUT")]
@@ -123,12 +120,9 @@ pub struct CorpusArgs {
     /// Output file (default: stdout), one 81-character puzzle per line.
     #[arg(short, long, value_name = "OUT")]
     pub output: Option<PathBuf>,
-    /// Input format of the source.
-    #[arg(long, value_enum, default_value_t = FormatArg::Auto)]
-    pub format: FormatArg,
-    /// CSV column holding puzzles in the source.
-    #[arg(long, value_name = "NAME|INDEX")]
-    pub column: Option<String>,
+    /// Format, column and delimiter.
+    #[command(flatten)]
+    pub layout: LayoutArgs,
     /// Print no summary on stderr.
     #[arg(short, long)]
     pub quiet: bool,

@@ -15,8 +15,8 @@ pub use bench::{BenchArgs, BenchMode};
 pub use dataset::{ByArg, CorpusArgs, DedupeArgs, OverlapArgs, SplitArgs};
 pub use generate::{GenerateArgs, LevelArg, MadeFormatArg, SymmetryArg};
 pub use records::{
-    BoardArgs, ClassifyArgs, EngineArg, FormatArg, InputArgs, OutputArgs, OutputFormatArg, RunArgs,
-    StatusArg, VariantArg,
+    BoardArgs, ClassifyArgs, EngineArg, FormatArg, InputArgs, LayoutArgs, OutputArgs,
+    OutputFormatArg, RunArgs, StatusArg, VariantArg,
 };
 pub use reports::{MergeArgs, ShowArgs};
 pub use serve::ServeArgs;

@@ -20,6 +20,23 @@ pub enum FormatArg {
     Blocks,
 }
 
+/// How records lie in an input: every command that reads puzzles takes these.
+#[derive(Debug, Args)]
+pub struct LayoutArgs {
+    /// Input format.
+    #[arg(help_heading = "Input", long, value_enum, default_value_t = FormatArg::Auto)]
+    pub format: FormatArg,
+    /// CSV column holding puzzles: a header name or a 1-based index (default: a column
+    /// named puzzle/quizzes/grid, else the first whose values are 81-cell grids).
+    #[arg(help_heading = "Input", long, value_name = "NAME|INDEX")]
+    pub column: Option<String>,
+    /// CSV field delimiter: a character, or `tab` (default: a comma, or a tab or
+    /// semicolon where the first line is a header split by one, or `grid;...`); implies
+    /// CSV.
+    #[arg(help_heading = "Input", long, value_name = "CHAR", value_parser = crate::input::parse_delimiter)]
+    pub delimiter: Option<u8>,
+}
+
 /// Options shared by `solve`, `classify` and `bench` for reading input.
 #[derive(Debug, Args)]
 pub struct InputArgs {
@@ -28,13 +45,9 @@ pub struct InputArgs {
     /// Worker threads (default: all cores).
     #[arg(help_heading = "Distribution", long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub threads: Option<u16>,
-    /// Input format.
-    #[arg(help_heading = "Input", long, value_enum, default_value_t = FormatArg::Auto)]
-    pub format: FormatArg,
-    /// CSV column holding puzzles: a header name or a 1-based index (default: a column
-    /// named puzzle/quizzes/grid, else the first whose values are 81-cell grids).
-    #[arg(help_heading = "Input", long, value_name = "NAME|INDEX")]
-    pub column: Option<String>,
+    /// Format, column and delimiter.
+    #[command(flatten)]
+    pub layout: LayoutArgs,
     /// Read the file instead of memory-mapping it (for files that may change while read).
     #[arg(help_heading = "Input", long)]
     pub no_mmap: bool,
@@ -185,6 +198,19 @@ pub struct RunArgs {
         value_name = "STATUS[,STATUS]"
     )]
     pub only: Vec<StatusArg>,
+    /// Write the input's own fields after ours (the header's names, with `input_` in
+    /// front of a name we use; `input_1`.. without a header; `input`, the whole line,
+    /// for one puzzle per line), so that results join back to the input's columns.
+    #[arg(help_heading = "Output", long)]
+    pub keep_columns: bool,
+    /// Add a column `record`: the record's 0-based index among the input's records
+    /// (comments, blank lines and headers not counted), for joins by position.
+    #[arg(help_heading = "Output", long)]
+    pub record_index: bool,
+    /// Write the puzzle column exactly as read (`004300209...` stays so) instead of
+    /// the usual `.` for empty cells.
+    #[arg(help_heading = "Output", long)]
+    pub puzzle_as_read: bool,
     /// After the rows, write the JSON report as one line `#sudoku-batch-report {...}`
     /// (for pipes such as Spark's RDD.pipe, where stdout is the only channel back).
     #[arg(help_heading = "Output", long)]

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::FormatArg;
+use super::LayoutArgs;
 
 /// Options of `merge`.
 #[derive(Debug, Args)]
@@ -31,12 +31,9 @@ pub struct ShowArgs {
     /// Line of a record to show (repeat for more); default: the first record.
     #[arg(long = "line", value_name = "N")]
     pub lines: Vec<u64>,
-    /// Input format.
-    #[arg(long, value_enum, default_value_t = FormatArg::Auto)]
-    pub format: FormatArg,
-    /// CSV column holding puzzles.
-    #[arg(long, value_name = "NAME|INDEX")]
-    pub column: Option<String>,
+    /// Format, column and delimiter.
+    #[command(flatten)]
+    pub layout: LayoutArgs,
     /// Draw the grids only, without each record's line, status and grade above them.
     #[arg(short, long)]
     pub quiet: bool,

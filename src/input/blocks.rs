@@ -155,6 +155,7 @@ impl<'a> Block<'a> {
             expected,
             expected_text: None,
             marks: None,
+            fields: super::Fields::None,
         }
     }
 }

@@ -2,11 +2,11 @@
 //! columns come from the layout.
 
 use super::lines::{is_skipped_line, trim_cr};
-use super::{too_long_record, Layout, Record, RecordError};
+use super::{too_long_record, Fields, Layout, Record, RecordError};
 use crate::grid::Grid;
 
-/// Calls `each` for every row of a `chunk` that holds no quote: then lines and commas
-/// are the whole syntax, and splitting them directly is several times faster than a
+/// Calls `each` for every row of a `chunk` that holds no quote: then lines and
+/// delimiters are the whole syntax, and splitting them directly is several times faster than a
 /// CSV reader (most large CSV files quote nothing).
 pub(super) fn for_each_plain_row<F: FnMut(Record<'_>)>(
     chunk: &[u8],
@@ -24,7 +24,7 @@ pub(super) fn for_each_plain_row<F: FnMut(Record<'_>)>(
             continue;
         }
         let (mut count, mut puzzle, mut solution) = (0, None, None);
-        for (i, field) in line.split(|&b| b == b',').enumerate() {
+        for (i, field) in line.split(|&b| b == layout.delimiter).enumerate() {
             if i == layout.puzzle_field {
                 puzzle = Some(field);
             } else if Some(i) == layout.solution_field {
@@ -35,7 +35,11 @@ pub(super) fn for_each_plain_row<F: FnMut(Record<'_>)>(
         if count == 1 && is_skipped_line(line) {
             continue;
         }
-        each(csv_record(line_no, count, puzzle, solution));
+        let fields = Fields::Split {
+            line,
+            delimiter: layout.delimiter,
+        };
+        each(csv_record(line_no, count, puzzle, solution, fields));
     }
 }
 
@@ -48,6 +52,7 @@ pub(super) fn for_each_quoted_row<F: FnMut(Record<'_>)>(
     mut each: F,
 ) {
     let mut reader = ::csv::ReaderBuilder::new()
+        .delimiter(layout.delimiter)
         .has_headers(false)
         .flexible(true)
         .comment(Some(b'#'))
@@ -93,12 +98,14 @@ pub(super) fn for_each_quoted_row<F: FnMut(Record<'_>)>(
             each(too_long_record(raw, line, length as u64, layout.max_record));
             continue;
         }
+        let record = &*record;
         let solution = layout.solution_field.and_then(|i| record.get(i));
         each(csv_record(
             line,
             record.len(),
             record.get(layout.puzzle_field),
             solution,
+            Fields::Read(record),
         ));
     }
 }
@@ -143,13 +150,15 @@ pub fn unclosed_quote_line(bytes: &[u8], first_line: u64) -> Option<u64> {
     quoted.then_some(opened)
 }
 
-/// A CSV record from its puzzle and solution fields (`None` when the row is too short).
+/// A CSV record from its puzzle and solution fields (`None` when the row is too short)
+/// and all its `fields`.
 #[inline]
 fn csv_record<'a>(
     line: u64,
     field_count: usize,
     puzzle: Option<&'a [u8]>,
     solution: Option<&'a [u8]>,
+    fields: Fields<'a>,
 ) -> Record<'a> {
     Record {
         line,
@@ -163,5 +172,6 @@ fn csv_record<'a>(
             .map(|f| Grid::parse(f).map_err(|_| ())),
         expected_text: solution.filter(|f| !f.is_empty()),
         marks: None,
+        fields,
     }
 }

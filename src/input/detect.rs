@@ -2,7 +2,7 @@
 //! which columns hold puzzles and solutions.
 
 use super::lines::{is_skipped_line, trim_cr};
-use super::{blocks, ColumnChoice, Format, InputError, Layout, DEFAULT_MAX_RECORD};
+use super::{blocks, Choice, ColumnChoice, Format, InputError, Layout, DEFAULT_MAX_RECORD};
 use crate::grid::{cell_value, CELLS};
 
 /// Header names recognised for the puzzle column, compared without case.
@@ -19,7 +19,8 @@ fn bom_len(data: &[u8]) -> usize {
     }
 }
 
-/// Works out the layout from the start of the data: format, header, columns.
+/// Works out the layout from the start of the data: format, header, columns, with the
+/// CSV delimiter detected (see [`detect_layout_as`] to set it).
 ///
 /// `head` must hold at least the first record line (a whole mapped file, or the first
 /// block read from stdin with every complete line in it).
@@ -28,6 +29,25 @@ pub fn detect_layout(
     format: Option<Format>,
     column: &ColumnChoice,
 ) -> Result<Layout, InputError> {
+    detect_layout_as(
+        head,
+        &Choice {
+            format,
+            column: column.clone(),
+            delimiter: None,
+        },
+    )
+}
+
+/// Works out the layout from the start of the data, as the user's `choice` says where
+/// it says anything (a format, a column, a delimiter) and from the data where not.
+pub fn detect_layout_as(head: &[u8], choice: &Choice) -> Result<Layout, InputError> {
+    let Choice {
+        format,
+        column,
+        delimiter,
+    } = choice;
+    let (format, column) = (*format, column);
     let start = bom_len(head);
     // Find the first line that is not blank or a comment.
     let mut offset = start;
@@ -52,9 +72,16 @@ pub fn detect_layout(
         offset = end + 1;
         line_no += 1;
     }
-    let format = format.unwrap_or_else(|| detect_format(first_record, next_line));
+    let (format, delimiter) = match (format, *delimiter) {
+        (Some(Format::Csv) | None, Some(delimiter)) => (Format::Csv, delimiter),
+        (Some(_), Some(_)) => return Err(InputError::DelimiterWithoutCsv),
+        (Some(Format::Csv), None) => (Format::Csv, detect_delimiter(first_record)),
+        (Some(format), None) => (format, b','),
+        (None, None) => detect_format(first_record, next_line),
+    };
     let mut layout = Layout {
         format,
+        delimiter,
         puzzle_field: 0,
         solution_field: None,
         puzzle_name: "field 1".to_string(),
@@ -63,6 +90,8 @@ pub fn detect_layout(
         max_record: DEFAULT_MAX_RECORD,
         header_line: None,
         solution_name: None,
+        header_names: Vec::new(),
+        field_count: 1,
     };
     if format != Format::Csv && *column != ColumnChoice::Auto {
         return Err(InputError::ColumnWithoutCsv);
@@ -70,8 +99,7 @@ pub fn detect_layout(
     if format != Format::Csv || first_record.is_empty() {
         return Ok(layout);
     }
-    let fields = csv_fields(first_record);
-    let is_grid = |f: &[u8]| f.len() == CELLS && f.iter().all(|&b| cell_value(b).is_some());
+    let fields = csv_fields(first_record, delimiter);
     let has_header = !fields.iter().any(|f| is_grid(f));
     let names: Vec<String> = fields
         .iter()
@@ -103,7 +131,7 @@ pub fn detect_layout(
         }
         ColumnChoice::Auto if has_header => match find_name(PUZZLE_NAMES) {
             Some(i) => i,
-            None => first_grid_column(head, offset).ok_or(InputError::NoPuzzleColumn)?,
+            None => first_grid_column(head, offset, delimiter).ok_or(InputError::NoPuzzleColumn)?,
         },
         ColumnChoice::Auto => fields
             .iter()
@@ -111,15 +139,17 @@ pub fn detect_layout(
             .ok_or(InputError::NoPuzzleColumn)?,
     };
     layout.puzzle_field = puzzle_field;
+    layout.field_count = fields.len();
     layout.puzzle_name = match names.get(puzzle_field) {
         Some(name) if has_header => name.clone(),
         _ => format!("field {}", puzzle_field + 1),
     };
     if has_header {
+        layout.header_names = names.clone();
         layout.header_line = Some(line_no);
         layout.solution_field = find_name(SOLUTION_NAMES).filter(|&i| i != puzzle_field);
         layout.solution_name = layout.solution_field.and_then(|i| names.get(i).cloned());
-        let header_end = header_end(head, offset);
+        let header_end = header_end(head, offset, delimiter);
         layout.data_start = header_end;
         layout.first_line = line_no
             + head[offset..header_end]
@@ -138,27 +168,72 @@ pub fn detect_layout(
     Ok(layout)
 }
 
-/// CSV when the first record line has a comma, starts with a quote, or is a lone
-/// puzzle-column header name (a one-column CSV); blocks when it is a row of nine cells,
-/// a drawn separator, or a title followed by such a row; else one puzzle per line.
-pub(super) fn detect_format(first_record: &[u8], next_line: Option<&[u8]>) -> Format {
+/// The format and CSV delimiter of an input from its first record line.
+///
+/// - Blocks when it is a row of nine cells, a drawn separator, or a title followed by
+///   such a row (first: a printed grid's title line may hold commas).
+/// - Comma-separated when it has a comma, starts with a quote, or is a lone
+///   puzzle-column header name (a one-column CSV).
+/// - Tab- or semicolon-separated when split by that byte it is a header naming a
+///   puzzle column; semicolon-separated also when one of two or more fields is an
+///   81-cell grid (`grid;rating`). A tab-separated line without a header stays one
+///   puzzle per line, whose tokens are split at any white space anyway.
+/// - Else one puzzle per line.
+pub(super) fn detect_format(first_record: &[u8], next_line: Option<&[u8]>) -> (Format, u8) {
     let trimmed = first_record.trim_ascii();
-    let is_header_name = PUZZLE_NAMES
-        .iter()
-        .any(|n| trimmed.eq_ignore_ascii_case(n.as_bytes()));
-    // Blocks first: a printed grid's title line may hold commas.
+    let is_header_name = |field: &[u8]| {
+        let field = field.trim_ascii();
+        let field = field
+            .strip_prefix(b"\"")
+            .and_then(|f| f.strip_suffix(b"\""))
+            .unwrap_or(field);
+        PUZZLE_NAMES
+            .iter()
+            .any(|n| field.eq_ignore_ascii_case(n.as_bytes()))
+    };
     if blocks::starts_blocks(first_record, next_line) {
-        Format::Blocks
-    } else if first_record.contains(&b',') || trimmed.starts_with(b"\"") || is_header_name {
-        Format::Csv
+        (Format::Blocks, b',')
+    } else if first_record.contains(&b',') || trimmed.starts_with(b"\"") || is_header_name(trimmed)
+    {
+        (Format::Csv, b',')
+    } else if first_record.contains(&b'\t')
+        && first_record.split(|&b| b == b'\t').any(is_header_name)
+    {
+        (Format::Csv, b'\t')
+    } else if first_record.contains(&b';')
+        && first_record
+            .split(|&b| b == b';')
+            .any(|f| is_header_name(f) || is_grid(f.trim_ascii()))
+    {
+        (Format::Csv, b';')
     } else {
-        Format::Lines
+        (Format::Lines, b',')
     }
 }
 
+/// The delimiter of a file read as CSV because the user said so: a comma unless the
+/// first record line has none and has tabs or semicolons.
+fn detect_delimiter(first_record: &[u8]) -> u8 {
+    if first_record.contains(&b',') {
+        b','
+    } else if first_record.contains(&b'\t') {
+        b'\t'
+    } else if first_record.contains(&b';') {
+        b';'
+    } else {
+        b','
+    }
+}
+
+/// True when `field` is 81 cells.
+fn is_grid(field: &[u8]) -> bool {
+    field.len() == CELLS && field.iter().all(|&b| cell_value(b).is_some())
+}
+
 /// Splits one CSV line into unquoted fields (for detection only).
-fn csv_fields(line: &[u8]) -> Vec<Vec<u8>> {
+fn csv_fields(line: &[u8], delimiter: u8) -> Vec<Vec<u8>> {
     let mut reader = ::csv::ReaderBuilder::new()
+        .delimiter(delimiter)
         .has_headers(false)
         .flexible(true)
         .from_reader(line);
@@ -170,8 +245,9 @@ fn csv_fields(line: &[u8]) -> Vec<Vec<u8>> {
 }
 
 /// Byte offset just past the CSV header record starting at `offset`.
-fn header_end(data: &[u8], offset: usize) -> usize {
+fn header_end(data: &[u8], offset: usize, delimiter: u8) -> usize {
     let mut reader = ::csv::ReaderBuilder::new()
+        .delimiter(delimiter)
         .has_headers(false)
         .flexible(true)
         .from_reader(&data[offset..]);
@@ -186,9 +262,10 @@ fn header_end(data: &[u8], offset: usize) -> usize {
 }
 
 /// When no header name matches: the first column whose value in the first data row is a grid.
-fn first_grid_column(data: &[u8], header_offset: usize) -> Option<usize> {
-    let start = header_end(data, header_offset);
+fn first_grid_column(data: &[u8], header_offset: usize, delimiter: u8) -> Option<usize> {
+    let start = header_end(data, header_offset, delimiter);
     let mut reader = ::csv::ReaderBuilder::new()
+        .delimiter(delimiter)
         .has_headers(false)
         .flexible(true)
         .comment(Some(b'#'))
@@ -198,9 +275,7 @@ fn first_grid_column(data: &[u8], header_offset: usize) -> Option<usize> {
         if record.iter().all(|f| f.is_empty()) {
             continue;
         }
-        return record
-            .iter()
-            .position(|f| f.len() == CELLS && f.iter().all(|&b| cell_value(b).is_some()));
+        return record.iter().position(is_grid);
     }
     None
 }

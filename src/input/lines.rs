@@ -1,6 +1,6 @@
 //! The lines layout: one puzzle per line, found among the line's other text.
 
-use super::{Layout, Record, RecordError};
+use super::{Fields, Layout, Record, RecordError};
 use crate::grid::{cell_value, Grid, ParseError, ParseErrorKind, CELLS};
 use crate::marks::{Marks, MARKS_LEN};
 
@@ -59,6 +59,7 @@ pub(super) fn line_record(line: &[u8], line_no: u64) -> Record<'_> {
                 expected: None,
                 expected_text: None,
                 marks: None,
+                fields: Fields::Line(line),
             };
         }
     }
@@ -106,6 +107,7 @@ pub(super) fn line_record(line: &[u8], line_no: u64) -> Record<'_> {
             expected,
             expected_text,
             marks: None,
+            fields: Fields::Line(line),
         },
         // 729 characters: the nine candidate positions of every cell.
         (None, Some((_, token))) if token.len() == MARKS_LEN => {
@@ -117,6 +119,7 @@ pub(super) fn line_record(line: &[u8], line_no: u64) -> Record<'_> {
                 expected: None,
                 expected_text: None,
                 marks: marks.ok(),
+                fields: Fields::Line(line),
             }
         }
         (None, Some((start, token))) => {
@@ -138,6 +141,7 @@ pub(super) fn line_record(line: &[u8], line_no: u64) -> Record<'_> {
                 expected: None,
                 expected_text: after_longest,
                 marks: None,
+                fields: Fields::Line(line),
             }
         }
         (None, None) => Record {
@@ -147,6 +151,7 @@ pub(super) fn line_record(line: &[u8], line_no: u64) -> Record<'_> {
             expected: None,
             expected_text: None,
             marks: None,
+            fields: Fields::Line(line),
         },
     }
 }

@@ -30,7 +30,7 @@ pub mod npy;
 
 pub use blocks::BlockError;
 pub use csv::unclosed_quote_line;
-pub use detect::detect_layout;
+pub use detect::{detect_layout, detect_layout_as};
 pub use mapping::{cr_to_lf, lone_cr_line_ends, open_file, InputBytes};
 
 use crate::grid::{Grid, ParseError};
@@ -62,6 +62,10 @@ pub enum InputError {
     NoPuzzleColumn,
     /// `--column` was given but the input is one puzzle per line.
     ColumnWithoutCsv,
+    /// `--delimiter` was given with a `--format` other than CSV.
+    DelimiterWithoutCsv,
+    /// `--keep-columns` on grids drawn over nine lines, which have no fields.
+    NoFieldsToKeep,
     /// The input changed size while it was mapped.
     Changed(PathBuf),
     /// A CSV quote opened on `line` is never closed, so the rest of the input would be
@@ -99,6 +103,15 @@ impl std::fmt::Display for InputError {
                 "--column applies to CSV input, but this input holds one puzzle per line \
                  (no comma in its first record); add --format csv to read it as CSV"
             ),
+            InputError::NoFieldsToKeep => write!(
+                f,
+                "--keep-columns: grids drawn over nine lines have no fields to keep; `line` \
+                 names each record's first line"
+            ),
+            InputError::DelimiterWithoutCsv => write!(
+                f,
+                "--delimiter applies to CSV input; drop it or use --format csv"
+            ),
             InputError::Changed(path) => write!(
                 f,
                 "{}: the file changed size while it was being read; results would be wrong",
@@ -132,11 +145,50 @@ pub enum ColumnChoice {
     Index(usize),
 }
 
+/// What the user said about an input's layout; what is `None` (or `Auto`) is detected.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Choice {
+    /// The record format (`--format`).
+    pub format: Option<Format>,
+    /// The CSV column holding puzzles (`--column`).
+    pub column: ColumnChoice,
+    /// The CSV field delimiter (`--delimiter`); giving one implies CSV.
+    pub delimiter: Option<u8>,
+}
+
+impl Default for Choice {
+    fn default() -> Self {
+        Choice {
+            format: None,
+            column: ColumnChoice::Auto,
+            delimiter: None,
+        }
+    }
+}
+
+/// A CSV delimiter as a user writes it: one ASCII character other than a quote, a line
+/// end or a cell symbol (`.`, `-`, `_`, digits, letters), or the word `tab`.
+pub fn parse_delimiter(text: &str) -> Result<u8, String> {
+    let byte = match text {
+        "tab" | "\\t" | "\t" => b'\t',
+        _ if text.len() == 1 => text.as_bytes()[0],
+        _ => return Err(format!("{text:?}: give one character, or `tab`")),
+    };
+    if !byte.is_ascii() || byte.is_ascii_alphanumeric() || b"\"\r\n._-".contains(&byte) {
+        return Err(format!(
+            "{text:?} cannot separate fields: it is a quote, a line end or a cell symbol"
+        ));
+    }
+    Ok(byte)
+}
+
 /// How to find records in the data: fixed once for the whole input.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Layout {
     /// Lines or CSV.
     pub format: Format,
+    /// The CSV field delimiter (`,` unless detected or given otherwise).
+    pub delimiter: u8,
     /// 0-based CSV field holding the puzzle.
     pub puzzle_field: usize,
     /// 0-based CSV field holding the expected solution, if any.
@@ -154,6 +206,10 @@ pub struct Layout {
     pub header_line: Option<u64>,
     /// Name of the solution column, when there is one (`field N` without a header).
     pub solution_name: Option<String>,
+    /// The CSV header's names, when there is a header.
+    pub header_names: Vec<String>,
+    /// Fields in the header, or in the first record without one (1 for lines).
+    pub field_count: usize,
 }
 
 impl Layout {
@@ -176,9 +232,15 @@ impl Layout {
                     Some(_) => format!("\"{name}\" (column {})", field + 1),
                     None => format!("column {}", field + 1),
                 };
+                let separated = match self.delimiter {
+                    b',' => String::new(),
+                    b'\t' => " (tab-separated)".to_string(),
+                    b';' => " (semicolon-separated)".to_string(),
+                    other => format!(" (separated by {:?})", other as char),
+                };
                 let mut text = match self.header_line {
-                    Some(line) => format!("CSV with a header on line {line}: "),
-                    None => "CSV without a header: ".to_string(),
+                    Some(line) => format!("CSV{separated} with a header on line {line}: "),
+                    None => format!("CSV{separated} without a header: "),
                 };
                 text.push_str("puzzles in ");
                 text.push_str(&column(&self.puzzle_name, self.puzzle_field));
@@ -228,6 +290,38 @@ pub fn too_long_record(raw: &[u8], line: u64, bytes: u64, limit: usize) -> Recor
         expected: None,
         expected_text: None,
         marks: None,
+        fields: Fields::None,
+    }
+}
+
+/// A record's own fields as read, for `--keep-columns`.
+#[derive(Clone, Copy, Debug)]
+pub enum Fields<'a> {
+    /// None kept: blocks, and records over the length limit (never held whole).
+    None,
+    /// The whole line of the lines layout, as one field.
+    Line(&'a [u8]),
+    /// A CSV line without quotes, split at `delimiter`.
+    Split {
+        /// The line, without its line end.
+        line: &'a [u8],
+        /// The field delimiter.
+        delimiter: u8,
+    },
+    /// A CSV row read by the csv crate (quotes removed).
+    Read(&'a ::csv::ByteRecord),
+}
+
+impl<'a> Fields<'a> {
+    /// Calls `each` with every field, in order.
+    #[inline]
+    pub fn for_each(&self, mut each: impl FnMut(&'a [u8])) {
+        match *self {
+            Fields::None => {}
+            Fields::Line(line) => each(line),
+            Fields::Split { line, delimiter } => line.split(|&b| b == delimiter).for_each(each),
+            Fields::Read(record) => record.iter().for_each(each),
+        }
     }
 }
 
@@ -248,6 +342,8 @@ pub struct Record<'a> {
     /// For a pencil-mark record (729 characters): its candidates. `puzzle` then holds
     /// the cells that have a single candidate, as givens.
     pub marks: Option<Marks>,
+    /// The record's fields as read (its whole line for the lines layout).
+    pub fields: Fields<'a>,
 }
 
 /// Scratch space reused across chunks by one worker (CSV parsing needs a record buffer).

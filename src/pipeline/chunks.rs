@@ -4,7 +4,7 @@
 use std::io::{self, Read};
 
 use crate::input::{
-    chunk_end, detect_layout, lone_cr_line_ends, unclosed_quote_line, ColumnChoice, Format,
+    chunk_end, detect_layout_as, lone_cr_line_ends, unclosed_quote_line, Choice, Format,
     InputError, Layout, CHUNK_BYTES,
 };
 
@@ -205,8 +205,7 @@ impl<R: Read> StreamChunks<R> {
     /// Reads the first block, detects the layout, and positions after any header.
     pub fn start(
         mut reader: R,
-        format: Option<Format>,
-        column: &ColumnChoice,
+        choice: &Choice,
         max_record: usize,
     ) -> io::Result<Result<(Self, Layout), InputError>> {
         let mut carry = Vec::with_capacity(2 * CHUNK_BYTES);
@@ -224,7 +223,7 @@ impl<R: Read> StreamChunks<R> {
         if cr_to_lf {
             crate::input::cr_to_lf(&mut carry);
         }
-        let mut layout = match detect_layout(&carry, format, column) {
+        let mut layout = match detect_layout_as(&carry, choice) {
             Ok(l) => l,
             Err(e) => return Ok(Err(e)),
         };
@@ -420,6 +419,7 @@ impl<'a, R: Read> Source<'a, R> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::input::{detect_layout, ColumnChoice};
 
     #[test]
     fn newlines_are_counted_in_blocks_as_one_by_one() {
@@ -495,7 +495,12 @@ mod tests {
                 Format::Csv => ColumnChoice::Index(1),
                 _ => ColumnChoice::Auto,
             };
-            let (mut chunks, _) = StreamChunks::start(reader, Some(format), &column, usize::MAX)
+            let choice = Choice {
+                format: Some(format),
+                column,
+                delimiter: None,
+            };
+            let (mut chunks, _) = StreamChunks::start(reader, &choice, usize::MAX)
                 .unwrap()
                 .unwrap();
             let mut got = Vec::new();
@@ -528,7 +533,12 @@ mod tests {
                 Format::Csv => ColumnChoice::Index(1),
                 _ => ColumnChoice::Auto,
             };
-            let (mut chunks, _) = StreamChunks::start(reader, Some(format), &column, 1 << 20)
+            let choice = Choice {
+                format: Some(format),
+                column,
+                delimiter: None,
+            };
+            let (mut chunks, _) = StreamChunks::start(reader, &choice, 1 << 20)
                 .unwrap()
                 .unwrap();
             let mut got = Vec::new();

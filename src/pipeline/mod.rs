@@ -29,11 +29,13 @@ use hdrhistogram::Histogram;
 use rayon::ThreadPool;
 
 use crate::engine::{Budget, Engine};
-use crate::input::{detect_layout, ColumnChoice, Format, InputBytes, InputError, Layout};
+use crate::input::{
+    detect_layout_as, Choice, ColumnChoice, Format, InputBytes, InputError, Layout,
+};
 use crate::jobs::{Columns, Generate, GenerateError, Generated, Job, MadeRecord};
 use crate::output::{Output, OutputError};
 use crate::report::{encode_histogram, new_histogram, Latency, RunReport, Status, StatusSet};
-use crate::rows::{BoardTexts, Cells, OutputFormat, Row, RowWriter};
+use crate::rows::{kept_names, BoardTexts, Cells, OutputFormat, Row, RowWriter};
 use crate::variant::{BoardRules, Symbols, Variant, MAX_CELLS};
 use ordered::{Done, OrderedWriter};
 
@@ -46,6 +48,10 @@ pub struct RunOptions {
     pub format: Option<Format>,
     /// Which CSV column holds puzzles.
     pub column: ColumnChoice,
+    /// The CSV delimiter, or `None` to detect.
+    pub delimiter: Option<u8>,
+    /// What rows carry to join back to the input.
+    pub joins: Joins,
     /// How rows are written.
     pub output_format: OutputFormat,
     /// Show a progress bar (the caller decides whether stderr is a terminal).
@@ -81,6 +87,8 @@ impl RunOptions {
             threads,
             format: None,
             column: ColumnChoice::Auto,
+            delimiter: None,
+            joins: Joins::default(),
             output_format: OutputFormat::Csv,
             progress: false,
             shard: None,
@@ -94,6 +102,27 @@ impl RunOptions {
             cancel: None,
         }
     }
+
+    /// What the options say about the input's layout.
+    pub fn choice(&self) -> Choice {
+        Choice {
+            format: self.format,
+            column: self.column.clone(),
+            delimiter: self.delimiter,
+        }
+    }
+}
+
+/// What rows carry beyond the contract's columns so that they join back to the input
+/// (CSV and NDJSON rows).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Joins {
+    /// The input's own fields after ours (`--keep-columns`).
+    pub keep_columns: bool,
+    /// A `record` column numbering records from 0 (`--record-index`).
+    pub record_index: bool,
+    /// The puzzle written exactly as read (`--puzzle-as-read`).
+    pub puzzle_as_read: bool,
 }
 
 /// Errors that stop a run.
@@ -146,7 +175,7 @@ pub fn run_file<J: Job>(
     output: &mut Output,
 ) -> Result<(RunReport, Histogram<u64>), RunError> {
     let started = Instant::now();
-    let mut layout = detect_layout(input.bytes(), options.format, &options.column)?;
+    let mut layout = detect_layout_as(input.bytes(), &options.choice())?;
     layout.first_line += options.first_line.saturating_sub(1);
     layout.max_record = options.max_record;
     let data = input.bytes();
@@ -187,7 +216,7 @@ pub fn run_stream<J: Job, R: Read>(
 ) -> Result<(RunReport, Histogram<u64>), RunError> {
     let started = Instant::now();
     let (mut chunks, mut layout) =
-        StreamChunks::start(reader, options.format, &options.column, options.max_record).map_err(
+        StreamChunks::start(reader, &options.choice(), options.max_record).map_err(
             |source| InputError::Io {
                 path: "-".into(),
                 source,
@@ -231,7 +260,7 @@ fn run_source<J: Job, R: Read>(
     let workers: Vec<Mutex<Worker<J>>> = (0..threads)
         .map(|_| Mutex::new(Worker::new(job, options.boards.variant, options.budget)))
         .collect();
-    let rows = RowWriter::new(options.output_format, Some(layout)).only(options.only);
+    let rows = row_writer::<J>(options, layout)?;
     let boards = BoardSetup::new(options.boards.clone());
     let cancel = options.cancel.as_deref();
     let cancelled = || cancel.is_some_and(|c| c.load(Ordering::Relaxed));
@@ -285,6 +314,29 @@ fn run_source<J: Job, R: Read>(
         driven.report(job.name(), threads, histogram, started, job.cross_checks());
     report.layout = layout.describe();
     Ok((report, histogram))
+}
+
+/// The row writer of a run over input read with `layout`.
+fn row_writer<J: Job>(options: &RunOptions, layout: &Layout) -> Result<RowWriter, RunError> {
+    let Joins {
+        keep_columns,
+        record_index,
+        puzzle_as_read,
+    } = options.joins;
+    let mut rows = RowWriter::new(options.output_format, Some(layout)).only(options.only);
+    if keep_columns {
+        if layout.format == Format::Blocks {
+            return Err(InputError::NoFieldsToKeep.into());
+        }
+        rows = rows.keeping(kept_names(layout, <J::Extra as Columns>::NAMES));
+    }
+    if record_index {
+        rows = rows.numbered();
+    }
+    if puzzle_as_read {
+        rows = rows.as_read();
+    }
+    Ok(rows)
 }
 
 /// Settings for a `generate` run.
@@ -395,6 +447,7 @@ pub fn made_row<'a>(
         reason: None,
         mismatch: false,
         extra,
+        fields: crate::input::Fields::None,
     }
 }
 
@@ -505,7 +558,7 @@ where
     };
     let max_in_flight = 4 * threads;
     output.write_all(header)?;
-    let mut writer = OrderedWriter::new(output, progress, rows.one_line_rows());
+    let mut writer = OrderedWriter::new(output, rows, progress);
     let process = &process;
     pool.in_place_scope(|scope| {
         let (tx, rx) = mpsc::channel::<Done>();

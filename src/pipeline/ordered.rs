@@ -8,6 +8,7 @@ use super::worker::Tally;
 use super::{RunError, Unit};
 use crate::input::CHUNK_BYTES;
 use crate::output::Output;
+use crate::rows::{RowWriter, Slot};
 
 /// Result of one chunk, sent from a worker to the writer.
 pub(super) struct Done {
@@ -29,6 +30,10 @@ pub(super) struct Done {
 /// rows the workers formatted), so the two can be checked against each other.
 pub(super) struct OrderedWriter<'o> {
     output: &'o mut Output,
+    /// How rows are written: record numbers are put in here (`--record-index`).
+    rows_writer: &'o RowWriter,
+    /// A chunk's rows with their record numbers put in, reused.
+    numbered: Vec<u8>,
     progress: Option<indicatif::ProgressBar>,
     /// Results that arrived before the chunks ahead of them.
     pending: BTreeMap<u64, Done>,
@@ -50,9 +55,15 @@ pub(super) struct OrderedWriter<'o> {
 
 impl<'o> OrderedWriter<'o> {
     /// A writer onto `output`, with a progress bar up to a total when asked.
-    pub fn new(output: &'o mut Output, progress: Option<(u64, Unit)>, one_line_rows: bool) -> Self {
+    pub fn new(
+        output: &'o mut Output,
+        rows_writer: &'o RowWriter,
+        progress: Option<(u64, Unit)>,
+    ) -> Self {
         OrderedWriter {
             output,
+            rows_writer,
+            numbered: Vec::new(),
             progress: progress.map(|(total, unit)| progress_bar(total, unit)),
             pending: BTreeMap::new(),
             next: 0,
@@ -61,7 +72,7 @@ impl<'o> OrderedWriter<'o> {
             rows: 0,
             tally: Tally::default(),
             error: None,
-            one_line_rows,
+            one_line_rows: rows_writer.one_line_rows(),
         }
     }
 
@@ -80,13 +91,13 @@ impl<'o> OrderedWriter<'o> {
             if self.error.is_none() {
                 self.error = done.failed;
             }
-            if self.error.is_none() {
-                if let Err(e) = self.output.write_all(&done.out) {
-                    self.error = Some(e.into());
-                }
-            }
+            let rows_len = {
+                let (rows, slots) = Slot::split(&done.out, done.tally.slots);
+                self.write(rows, slots, done.tally.slots);
+                rows.len()
+            };
             self.rows += if self.one_line_rows {
-                count_newlines(&done.out)
+                count_newlines(&done.out[..rows_len])
             } else {
                 done.tally.rows
             };
@@ -99,6 +110,25 @@ impl<'o> OrderedWriter<'o> {
             let mut buf = done.out;
             buf.clear();
             self.spare.push(buf);
+        }
+    }
+
+    /// Writes a chunk's rows, with record numbers put in at its `count` slots, unless
+    /// an earlier write failed.
+    fn write(&mut self, rows: &[u8], slots: impl Iterator<Item = Slot>, count: usize) {
+        if self.error.is_none() {
+            let written = match count {
+                0 => self.output.write_all(rows),
+                _ => {
+                    self.numbered.clear();
+                    self.rows_writer
+                        .write_numbered(rows, slots, self.records, &mut self.numbered);
+                    self.output.write_all(&self.numbered)
+                }
+            };
+            if let Err(e) = written {
+                self.error = Some(e.into());
+            }
         }
     }
 

@@ -15,7 +15,7 @@ use crate::input::{for_each_record, too_long_record, Layout, Record, RecordError
 use crate::jobs::{Columns, Job};
 use crate::puzzle::{Answer, Problem, Puzzle, Solution};
 use crate::report::{new_histogram, Breakdown, Status, StatusCounts};
-use crate::rows::{BoardTexts, Cells, Reason, Row, RowWriter};
+use crate::rows::{BoardTexts, Cells, Reason, Row, RowWriter, Slot};
 use crate::variant::{Board, BoardError, BoardRules, Symbols, Variant, MAX_CELLS, SIDES};
 
 /// Most line numbers of non-unique records kept for `--require-unique` messages.
@@ -30,6 +30,8 @@ pub struct Worker<J: Job> {
     texts: Box<BoardTexts>,
     /// Branches each record may take.
     budget: Budget,
+    /// Where the chunk's record numbers go (`--record-index`), reused chunk after chunk.
+    slots: Vec<Slot>,
 }
 
 impl<J: Job> Worker<J> {
@@ -42,6 +44,7 @@ impl<J: Job> Worker<J> {
             scratch: RecordScratch::default(),
             texts: Box::new(([0; MAX_CELLS], [0; MAX_CELLS])),
             budget,
+            slots: Vec::new(),
         }
     }
 
@@ -154,6 +157,9 @@ pub struct Tally {
     pub disagree_lines: [u64; KEEP_NOT_UNIQUE],
     /// How many of `disagree_lines` are set.
     pub disagree_lines_len: usize,
+    /// Record-number slots after the chunk's rows in its buffer (see [`Slot`]); not
+    /// merged.
+    pub slots: usize,
 }
 
 impl Tally {
@@ -360,7 +366,9 @@ pub fn process_chunk<J: Job>(
         scratch,
         texts,
         budget,
+        slots,
     } = worker;
+    slots.clear();
     let on = || On {
         job,
         budget: *budget,
@@ -381,6 +389,7 @@ pub fn process_chunk<J: Job>(
             (None, Ok(grid), None) => Ok(Puzzle::Grid(grid)),
         };
         let (answer, reason) = answer(on(), state, histogram, puzzle);
+        let index = tally.counts.total();
         let mismatch = match &board {
             None => mismatch(&record, answer.solution.as_ref().and_then(Solution::grid)),
             Some(_) => boards.mismatch(&record, answer.solution.as_ref()),
@@ -407,7 +416,11 @@ pub fn process_chunk<J: Job>(
             ),
             (None, None, Ok(grid)) => (Cells::Grid(grid), grid_cells(&answer.solution)),
         };
-        rows.row(
+        let puzzle = match rows.writes_as_read() {
+            true => Cells::AsRead(record.raw),
+            false => puzzle,
+        };
+        let at = rows.row(
             &Row {
                 line: record.line,
                 puzzle,
@@ -416,11 +429,20 @@ pub fn process_chunk<J: Job>(
                 reason,
                 mismatch,
                 extra: &answer.extra,
+                fields: record.fields,
             },
             out,
         );
+        if rows.numbers_records() {
+            slots.push(Slot {
+                at: at as u64,
+                record: index,
+            });
+        }
         tally.rows += 1;
     });
+    Slot::append(slots, out);
+    tally.slots = slots.len();
 }
 
 /// A 9x9 solution's cells for a row.
@@ -446,7 +468,7 @@ pub fn too_long_row<J: Job>(
         tally.left_out += 1;
         return;
     }
-    setup.rows.row(
+    let at = setup.rows.row(
         &Row {
             line,
             puzzle: Cells::Raw(record.raw),
@@ -455,10 +477,19 @@ pub fn too_long_row<J: Job>(
             reason,
             mismatch: false,
             extra: &J::Extra::default(),
+            fields: record.fields,
         },
         out,
     );
     tally.rows += 1;
+    if setup.rows.numbers_records() {
+        let slot = Slot {
+            at: at as u64,
+            record: tally.counts.total() - 1,
+        };
+        Slot::append(&[slot], out);
+        tally.slots = 1;
+    }
 }
 
 /// True when the input gave a solution and it is not the one found (or is malformed).

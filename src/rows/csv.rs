@@ -4,23 +4,48 @@ use std::io::Write;
 
 use super::{write_u64, Cells, Row, COLUMNS};
 use crate::grid::{Grid, CELLS};
+use crate::input::Fields;
 use crate::jobs::{Columns, Value};
 
 /// Longest raw text copied into an `invalid` row's `puzzle` field.
 const RAW_KEEP: usize = 100;
 
-/// Appends the header line.
-pub(super) fn header(extra: &[&str], out: &mut Vec<u8>) {
-    for (i, name) in COLUMNS.iter().chain(extra).enumerate() {
+/// Appends the header line: ours, the job's, `record` when numbered, the kept ones.
+pub(super) fn header(extra: &[&str], record: &[&str], kept: &[String], out: &mut Vec<u8>) {
+    let names = COLUMNS
+        .iter()
+        .chain(extra)
+        .chain(record)
+        .copied()
+        .chain(kept.iter().map(String::as_str));
+    for (i, name) in names.enumerate() {
         if i > 0 {
             out.push(b',');
         }
+        let start = out.len();
         out.extend_from_slice(name.as_bytes());
+        quote_tail(out, start);
     }
     out.push(b'\n');
 }
 
-/// Appends one row.
+/// Appends the input's fields, `,` before each, quoted as needed: at least `count`
+/// (empty ones for a short row), and every field of a longer row.
+pub(super) fn fields(fields: &Fields<'_>, count: usize, out: &mut Vec<u8>) {
+    let mut written = 0;
+    fields.for_each(|field| {
+        out.push(b',');
+        let start = out.len();
+        out.extend_from_slice(field);
+        quote_tail(out, start);
+        written += 1;
+    });
+    for _ in written..count {
+        out.push(b',');
+    }
+}
+
+/// Appends one row without its line end.
 pub(super) fn row<E: Columns>(row: &Row<'_, E>, csv_column: Option<&str>, out: &mut Vec<u8>) {
     write_u64(out, row.line);
     out.push(b',');
@@ -28,12 +53,17 @@ pub(super) fn row<E: Columns>(row: &Row<'_, E>, csv_column: Option<&str>, out: &
         Cells::Grid(grid) => write_grid(out, grid),
         Cells::Board { text, .. } | Cells::Marks { text, .. } => out.extend_from_slice(text),
         Cells::Raw(raw) => write_raw_puzzle(out, raw),
+        Cells::AsRead(text) => {
+            let start = out.len();
+            out.extend_from_slice(text);
+            quote_tail(out, start);
+        }
     }
     out.push(b',');
     match row.solution {
         Some(Cells::Grid(s)) => write_grid(out, s),
         Some(Cells::Board { text, .. } | Cells::Marks { text, .. }) => out.extend_from_slice(text),
-        Some(Cells::Raw(raw)) => write_raw_puzzle(out, raw),
+        Some(Cells::Raw(raw) | Cells::AsRead(raw)) => write_raw_puzzle(out, raw),
         None => {}
     }
     out.push(b',');
@@ -67,7 +97,6 @@ pub(super) fn row<E: Columns>(row: &Row<'_, E>, csv_column: Option<&str>, out: &
             }
         }
     }
-    out.push(b'\n');
 }
 
 #[inline]
@@ -142,7 +171,7 @@ mod tests {
     #[test]
     fn header_appends_job_columns_after_the_contract() {
         let mut out = Vec::new();
-        header(&["minimal", "minimal_givens"], &mut out);
+        header(&["minimal", "minimal_givens"], &[], &[], &mut out);
         assert_eq!(
             out,
             b"line,puzzle,solution,status,reason,mismatch,minimal,minimal_givens\n"

@@ -87,7 +87,7 @@ pub(super) fn row<E: Columns>(
                 out.push(b'\n');
             }
         }
-        Cells::Raw(raw) => {
+        Cells::Raw(raw) | Cells::AsRead(raw) => {
             out.extend_from_slice(b"  ");
             out.extend(raw.iter().take(100).map(
                 |&b| {

@@ -43,8 +43,8 @@ fn write_cells(cells: &Cells<'_>, out: &mut Vec<u8>) {
     match *cells {
         Cells::Grid(grid) => write_grid(out, grid),
         Cells::Board { text, .. } | Cells::Marks { text, .. } => out.extend_from_slice(text),
-        Cells::Raw([]) => out.push(b'-'),
-        Cells::Raw(raw) => {
+        Cells::Raw([]) | Cells::AsRead([]) => out.push(b'-'),
+        Cells::Raw(raw) | Cells::AsRead(raw) => {
             out.extend(
                 raw.iter()
                     .take(100)

@@ -15,7 +15,7 @@ pub use grid::BAND_LINE;
 use std::fmt;
 
 use crate::grid::{Clash, Grid};
-use crate::input::{Format, Layout, RecordError};
+use crate::input::{Fields, Format, Layout, RecordError};
 use crate::jobs::Columns;
 use crate::puzzle::Shape;
 use crate::report::{Status, StatusSet};
@@ -158,6 +158,8 @@ pub struct Row<'a, E> {
     pub mismatch: bool,
     /// The job's own columns.
     pub extra: &'a E,
+    /// The input's own fields, written after ours with `--keep-columns`.
+    pub fields: Fields<'a>,
 }
 
 /// A puzzle's or solution's cells, as a row writes them.
@@ -182,6 +184,9 @@ pub enum Cells<'a> {
     },
     /// A malformed record's text as read (shortened and made safe by each format).
     Raw(&'a [u8]),
+    /// A puzzle's text exactly as read (`--puzzle-as-read`), quoted or escaped as the
+    /// format needs but never shortened.
+    AsRead(&'a [u8]),
 }
 
 /// Text buffers for a board row's puzzle and solution.
@@ -211,6 +216,45 @@ impl<'a> Cells<'a> {
     }
 }
 
+/// The name of the column that numbers records from 0 (`--record-index`).
+pub const RECORD_COLUMN: &str = "record";
+
+/// Where a row's record number goes in a chunk's rows: the writer of the whole output
+/// adds the records before the chunk (which a worker cannot know) and writes it there.
+///
+/// A chunk's slots travel after its rows in the same buffer, [`Slot::BYTES`] each (see
+/// [`Slot::append`]), so that numbering records costs no buffer of its own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Slot {
+    /// Byte offset in the chunk's rows.
+    pub at: u64,
+    /// The record's 0-based index among the chunk's records.
+    pub record: u64,
+}
+
+impl Slot {
+    /// Bytes a slot takes after the rows.
+    pub const BYTES: usize = 16;
+
+    /// Appends `slots` after the rows in `out`.
+    pub fn append(slots: &[Slot], out: &mut Vec<u8>) {
+        for slot in slots {
+            out.extend_from_slice(&slot.at.to_le_bytes());
+            out.extend_from_slice(&slot.record.to_le_bytes());
+        }
+    }
+
+    /// The rows of a buffer that ends with `count` slots, and the slots.
+    pub fn split(buffer: &[u8], count: usize) -> (&[u8], impl Iterator<Item = Slot> + '_) {
+        let (rows, slots) = buffer.split_at(buffer.len() - count * Slot::BYTES);
+        let slots = slots.chunks_exact(Slot::BYTES).map(|s| Slot {
+            at: u64::from_le_bytes(s[..8].try_into().unwrap_or_default()),
+            record: u64::from_le_bytes(s[8..].try_into().unwrap_or_default()),
+        });
+        (rows, slots)
+    }
+}
+
 /// Writes rows of one run in one format.
 #[derive(Clone, Debug)]
 pub struct RowWriter {
@@ -219,6 +263,36 @@ pub struct RowWriter {
     csv_column: Option<String>,
     /// Statuses whose rows are written (`--only`); every status by default.
     only: StatusSet,
+    /// `--keep-columns`: the names the input's fields are written under, after ours.
+    kept: Option<Vec<String>>,
+    /// `--record-index`: a `record` column after the job's (see [`Slot`]).
+    numbered: bool,
+    /// `--puzzle-as-read`: the puzzle column holds the text as read.
+    as_read: bool,
+}
+
+/// The names the input's fields are written under with `--keep-columns`: the header's,
+/// `input_1`.. without one, `input` for a whole line; a name that one of `ours`
+/// already has (compared without case) gets `input_` in front.
+pub fn kept_names(layout: &Layout, ours: &[&str]) -> Vec<String> {
+    let names: Vec<String> = match layout.format {
+        Format::Csv if !layout.header_names.is_empty() => layout.header_names.clone(),
+        Format::Csv => (1..=layout.field_count)
+            .map(|i| format!("input_{i}"))
+            .collect(),
+        Format::Lines | Format::Blocks => vec!["input".to_string()],
+    };
+    let taken = |name: &str| {
+        COLUMNS
+            .iter()
+            .chain(ours)
+            .chain(&[RECORD_COLUMN])
+            .any(|c| c.eq_ignore_ascii_case(name))
+    };
+    names
+        .into_iter()
+        .map(|n| if taken(&n) { format!("input_{n}") } else { n })
+        .collect()
 }
 
 impl RowWriter {
@@ -230,7 +304,78 @@ impl RowWriter {
                 .filter(|l| l.format == Format::Csv)
                 .map(|l| l.puzzle_name.clone()),
             only: StatusSet::ALL,
+            kept: None,
+            numbered: false,
+            as_read: false,
         }
+    }
+
+    /// True when rows of `format` can carry the input's fields, a record number and
+    /// the puzzle as read: CSV and NDJSON.
+    pub fn carries_input_fields(format: OutputFormat) -> bool {
+        matches!(format, OutputFormat::Csv | OutputFormat::Ndjson)
+    }
+
+    /// The same writer, writing the input's fields after ours under `names` (see
+    /// [`kept_names`]).
+    pub fn keeping(self, names: Vec<String>) -> RowWriter {
+        RowWriter {
+            kept: Some(names),
+            ..self
+        }
+    }
+
+    /// The same writer, with a `record` column numbering the input's records from 0.
+    pub fn numbered(self) -> RowWriter {
+        RowWriter {
+            numbered: true,
+            ..self
+        }
+    }
+
+    /// The same writer, with puzzles written exactly as read.
+    pub fn as_read(self) -> RowWriter {
+        RowWriter {
+            as_read: true,
+            ..self
+        }
+    }
+
+    /// True when puzzles are written as read (`--puzzle-as-read`).
+    #[inline]
+    pub fn writes_as_read(&self) -> bool {
+        self.as_read
+    }
+
+    /// True when rows get a record number (`--record-index`): [`RowWriter::row`]'s
+    /// answer is then where it goes, written by [`RowWriter::write_numbered`].
+    #[inline]
+    pub fn numbers_records(&self) -> bool {
+        self.numbered
+    }
+
+    /// Appends a chunk's `rows` to `to` with the record numbers of `slots` put in,
+    /// counted from `first` (the records before the chunk).
+    pub fn write_numbered(
+        &self,
+        rows: &[u8],
+        slots: impl Iterator<Item = Slot>,
+        first: u64,
+        to: &mut Vec<u8>,
+    ) {
+        let prefix: &[u8] = match self.format {
+            OutputFormat::Ndjson => b",\"record\":",
+            _ => b",",
+        };
+        let mut from = 0;
+        for slot in slots {
+            let at = (slot.at as usize).clamp(from, rows.len());
+            to.extend_from_slice(&rows[from..at]);
+            to.extend_from_slice(prefix);
+            write_u64(to, first + slot.record);
+            from = at;
+        }
+        to.extend_from_slice(&rows[from..]);
     }
 
     /// The same writer, writing only rows of `statuses` (`--only`).
@@ -247,29 +392,59 @@ impl RowWriter {
         self.only.contains(status)
     }
 
-    /// True when every row is exactly one line (all formats but printed grids).
+    /// True when every row is exactly one line (all formats but printed grids; and not
+    /// with the input's fields kept, as a quoted field may hold line ends).
     pub fn one_line_rows(&self) -> bool {
-        self.format != OutputFormat::Grid
+        self.format != OutputFormat::Grid && self.kept.is_none()
     }
 
     /// Appends what comes before the first row (the CSV header).
     pub fn header<E: Columns>(&self, out: &mut Vec<u8>) {
         match self.format {
-            OutputFormat::Csv => csv::header(E::NAMES, out),
+            OutputFormat::Csv => {
+                let record: &[&str] = if self.numbered { &[RECORD_COLUMN] } else { &[] };
+                csv::header(E::NAMES, record, self.kept.as_deref().unwrap_or(&[]), out)
+            }
             OutputFormat::Pairs | OutputFormat::Lines | OutputFormat::Grid => {}
             OutputFormat::Ndjson => {}
         }
     }
 
-    /// Appends one row.
+    /// Appends one row; answers where in `out` its record number goes (see
+    /// [`RowWriter::numbers_records`]).
     #[inline]
-    pub fn row<E: Columns>(&self, row: &Row<'_, E>, out: &mut Vec<u8>) {
+    pub fn row<E: Columns>(&self, row: &Row<'_, E>, out: &mut Vec<u8>) -> usize {
         match self.format {
-            OutputFormat::Csv => csv::row(row, self.csv_column.as_deref(), out),
-            OutputFormat::Pairs => lines::pair(row, out),
-            OutputFormat::Lines => lines::line(row, out),
-            OutputFormat::Grid => grid::row(row, |out| self.write_reason(row, out), out),
-            OutputFormat::Ndjson => ndjson::row(row, |out| self.write_reason(row, out), out),
+            OutputFormat::Csv => {
+                csv::row(row, self.csv_column.as_deref(), out);
+                let at = out.len();
+                if self.kept.is_some() {
+                    csv::fields(&row.fields, self.kept.as_ref().map_or(0, Vec::len), out);
+                }
+                out.push(b'\n');
+                at
+            }
+            OutputFormat::Pairs => {
+                lines::pair(row, out);
+                out.len()
+            }
+            OutputFormat::Lines => {
+                lines::line(row, out);
+                out.len()
+            }
+            OutputFormat::Grid => {
+                grid::row(row, |out| self.write_reason(row, out), out);
+                out.len()
+            }
+            OutputFormat::Ndjson => {
+                ndjson::row(row, |out| self.write_reason(row, out), out);
+                let at = out.len();
+                if let Some(names) = &self.kept {
+                    ndjson::fields(&row.fields, names, out);
+                }
+                out.extend_from_slice(b"}\n");
+                at
+            }
         }
     }
 

@@ -5,6 +5,7 @@ use std::io::Write;
 
 use super::{write_u64, Cells, Row, COLUMNS};
 use crate::grid::{Grid, CELLS};
+use crate::input::Fields;
 use crate::jobs::{Columns, Value};
 
 /// Appends cells as a JSON string (a malformed record's first 100 bytes).
@@ -13,10 +14,38 @@ fn cells(out: &mut Vec<u8>, cells: &Cells<'_>) {
         Cells::Grid(grid) => grid_string(out, grid),
         Cells::Board { text, .. } | Cells::Marks { text, .. } => string(out, text),
         Cells::Raw(raw) => string(out, &raw[..raw.len().min(100)]),
+        Cells::AsRead(text) => string(out, text),
     }
 }
 
-/// Appends one object and a newline.
+/// Appends the input's fields as `"name":"value"` under `names` (`input_N` for the
+/// fields of a row longer than its header); a short row's missing fields are `null`.
+pub(super) fn fields(fields: &Fields<'_>, names: &[String], out: &mut Vec<u8>) {
+    let mut written = 0;
+    fields.for_each(|field| {
+        match names.get(written) {
+            Some(name) => {
+                out.push(b',');
+                string(out, name.as_bytes());
+                out.push(b':');
+            }
+            None => {
+                out.extend_from_slice(b",\"input_");
+                write_u64(out, written as u64 + 1);
+                out.extend_from_slice(b"\":");
+            }
+        }
+        string(out, field);
+        written += 1;
+    });
+    for name in names.iter().skip(written) {
+        out.push(b',');
+        string(out, name.as_bytes());
+        out.extend_from_slice(b":null");
+    }
+}
+
+/// Appends one object without its closing brace.
 pub(super) fn row<E: Columns>(
     row: &Row<'_, E>,
     reason: impl FnOnce(&mut Vec<u8>),
@@ -70,7 +99,6 @@ pub(super) fn row<E: Columns>(
             }
         }
     }
-    out.extend_from_slice(b"}\n");
 }
 
 /// Escapes `out[start..]` (UTF-8 text) for a JSON string in place, from the back, so
