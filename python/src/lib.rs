@@ -458,7 +458,7 @@ fn generate(
 /// Classifies a file through the mapped pipeline (variant boards by `size`, `variant`,
 /// `symbols`, as the CLI's options); returns the JSON report text.
 #[pyfunction]
-#[pyo3(signature = (path, threads=None, output=None, size=None, variant=None, symbols=None))]
+#[pyo3(signature = (path, threads=None, output=None, size=None, variant=None, symbols=None, column=None, delimiter=None))]
 #[allow(clippy::too_many_arguments)]
 fn classify_file(
     py: Python<'_>,
@@ -468,9 +468,22 @@ fn classify_file(
     size: Option<usize>,
     variant: Option<&str>,
     symbols: Option<&str>,
+    column: Option<&str>,
+    delimiter: Option<&str>,
 ) -> PyResult<String> {
     let rules = BoardRules::parse(size, variant, symbols)
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let column = match column {
+        None => ColumnChoice::Auto,
+        Some(text) => match text.parse::<usize>() {
+            Ok(index) => ColumnChoice::Index(index),
+            Err(_) => ColumnChoice::Name(text.to_string()),
+        },
+    };
+    let delimiter = delimiter
+        .map(sudoku_batch::input::parse_delimiter)
+        .transpose()
+        .map_err(|e| PyValueError::new_err(format!("delimiter {e}")))?;
     let threads = thread_count(threads)?;
     let path = Path::new(path).to_path_buf();
     let output = output.unwrap_or("/dev/null").to_string();
@@ -479,7 +492,8 @@ fn classify_file(
         let mut out = Output::open(Some(Path::new(&output)))
             .map_err(|e| PyOSError::new_err(e.to_string()))?;
         let mut options = RunOptions::new(threads);
-        options.column = ColumnChoice::Auto;
+        options.column = column;
+        options.delimiter = delimiter;
         options.boards = rules;
         let (mut report, _) = run_file(&Classify::new(), &path, &input, &options, &mut out)
             .map_err(|e| PyOSError::new_err(e.to_string()))?;
@@ -493,6 +507,7 @@ fn classify_file(
 /// The native part of the `sudoku_batch` package.
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_function(wrap_pyfunction!(run_texts, m)?)?;
     m.add_function(wrap_pyfunction!(run_cells, m)?)?;
     m.add_function(wrap_pyfunction!(classify_file, m)?)?;

@@ -29,6 +29,12 @@ from . import _native
 
 __all__ = ["solve", "classify", "grade", "generate", "classify_file", "canonical", "dedupe"]
 
+__version__ = _native.__version__
+
+_INTEGER_FIX = ("read the column as text so that leading zeros stay, e.g. "
+                "pd.read_csv(path, dtype=str) or np.loadtxt(path, dtype=str); an (n, 81) "
+                "array of cell values must be uint8")
+
 
 _STATUS_WORDS = np.array(["unique", "multiple", "solved", "unsolvable", "invalid",
                           "undecided"], dtype="U10")
@@ -55,10 +61,18 @@ def _dispatch(puzzles, on_texts, on_cells):
         if puzzles.dtype.kind in "USO" and puzzles.ndim == 1:
             return on_texts([str(p) if not isinstance(p, bytes) else p
                              for p in puzzles.tolist()])
+        if puzzles.dtype.kind in "iuf" and puzzles.ndim == 1:
+            raise TypeError(f"puzzles are numbers (dtype {puzzles.dtype}), which have lost "
+                            f"the leading zeros of empty cells: {_INTEGER_FIX}")
         raise TypeError(f"unsupported array: dtype {puzzles.dtype}, shape {puzzles.shape}; "
                         "use 81-byte strings (S81) or an (n, 81) uint8 array")
     if type(puzzles).__module__.startswith("pandas"):
-        return on_texts([str(p) for p in puzzles.tolist()])
+        kind = getattr(getattr(puzzles, "dtype", None), "kind", "O")
+        if kind in "iuf":
+            raise TypeError(f"puzzles are numbers (dtype {puzzles.dtype}), which have lost "
+                            f"the leading zeros of empty cells: {_INTEGER_FIX}")
+        return on_texts([p if isinstance(p, (str, bytes)) else str(p)
+                         for p in puzzles.tolist()])
     if type(puzzles).__module__.startswith("pyarrow"):
         return on_texts([p if p is not None else "" for p in puzzles.to_pylist()])
     if isinstance(puzzles, (list, tuple)):
@@ -203,9 +217,13 @@ def generate(count, seed=1, givens=None, symmetry="none", difficulty=None, threa
     }
 
 
-def classify_file(path, threads=None, output=None, size=None, variant=None, symbols=None):
+def classify_file(path, threads=None, output=None, size=None, variant=None, symbols=None,
+                  column=None, delimiter=None):
     """Classifies a file through the mapped pipeline (any format the CLI reads), writing
     rows to `output` (default: discarded); returns the run's report as a dict.
+
+    `column` (a CSV header name, or a 1-based index) and `delimiter` (one character, or
+    "tab") are the CLI's `--column` and `--delimiter`; by default both are detected.
 
     Variant boards as on the command line: records of 16, 256 or 625 cells are read as
     4x4, 16x16 or 25x25 boards; `size` (4, 9, 16, 25), `variant` ("classic",
@@ -214,5 +232,10 @@ def classify_file(path, threads=None, output=None, size=None, variant=None, symb
     if not isinstance(path, (str, os.PathLike)):
         raise TypeError(f"path must be a str or os.PathLike, not {type(path).__name__}")
     _check_threads(threads)
+    if column is not None and not isinstance(column, (str, int)):
+        raise TypeError(f"column must be a str or int, not {type(column).__name__}")
+    if delimiter is not None and not isinstance(delimiter, str):
+        raise TypeError(f"delimiter must be a str, not {type(delimiter).__name__}")
     return json.loads(_native.classify_file(os.fspath(path), threads, output, size, variant,
-                                            symbols))
+                                            symbols, None if column is None else str(column),
+                                            delimiter))

@@ -105,6 +105,41 @@ def test_classify_file_takes_variant_boards(tmp_path):
                                    variant="windoku")
 
 
+def test_numbers_for_puzzles_raise_with_the_fix():
+    # What pd.read_csv makes of Kaggle's quizzes column: integers without the leading
+    # zeros of empty cells. Reading them as text would give wrong rows without a word.
+    numbers = np.array([4.300209005009001e78, 4.0100005000e78], dtype=np.float64)
+    for puzzles in [numbers, np.array([43002090, 400], dtype=np.int64)]:
+        with pytest.raises(TypeError, match="dtype=str"):
+            sudoku_batch.classify(puzzles)
+    import pandas as pd
+    with pytest.raises(TypeError, match="dtype=str"):
+        sudoku_batch.classify(pd.Series([43002090, 400]))
+    # Read as text, the same file classifies.
+    frame = pd.read_csv(ROOT / "data" / "kaggle-1m-first10k.csv", dtype=str, nrows=100)
+    assert list(sudoku_batch.classify(frame["quizzes"])["status"]) == ["unique"] * 100
+
+
+def test_classify_file_takes_column_and_delimiter(tmp_path):
+    lines = (ROOT / "data" / "kaggle-3m-curated5000.csv").read_text().splitlines()[:101]
+    tsv = tmp_path / "k.tsv"
+    tsv.write_text("\n".join(line.replace(",", "\t") for line in lines) + "\n")
+    report = sudoku_batch.classify_file(tsv)
+    assert report["counts"]["unique"] == 100
+    assert "tab-separated" in report["layout"]
+    # The solution column named as the puzzle column: every puzzle is full.
+    report = sudoku_batch.classify_file(tsv, column="solution", delimiter="tab")
+    assert report["counts"]["unique"] == 100 and '"solution"' in report["layout"]
+    report = sudoku_batch.classify_file(tsv, column=2)
+    assert '"solution" (column 2)' in report["layout"]
+    with pytest.raises(ValueError, match="delimiter"):
+        sudoku_batch.classify_file(tsv, delimiter="ab")
+
+
+def test_version_is_the_package_version():
+    assert sudoku_batch.__version__ == "0.1.0"
+
+
 def test_grade_matches_the_cli():
     out = subprocess.run([str(BINARY), "grade", str(ROOT / "data" / "sudopedia-cases.tsv"),
                           "--quiet"], check=True, capture_output=True).stdout.decode()
