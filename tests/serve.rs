@@ -245,6 +245,32 @@ fn a_dataset_body_gives_the_clis_rows() {
     );
     assert_eq!(bad.status, 400, "{}", bad.body);
     assert!(bad.json()["error"].as_str().unwrap().contains("nope"));
+    // A delimiter by query, as --delimiter: a pipe-separated body gives the CSV's rows.
+    let csv = std::fs::read(common::data("kaggle-3m-curated5000.csv")).unwrap();
+    let piped: Vec<u8> = csv
+        .iter()
+        .map(|&b| if b == b',' { b'|' } else { b })
+        .collect();
+    let served = answer(
+        ureq::post(&server.url("/v1/classify?delimiter=%7C"))
+            .set("content-type", "text/plain")
+            .send_bytes(&piped),
+    );
+    assert_eq!(served.status, 200, "{}", served.body);
+    let cli = common::stdout_of(&[
+        "classify",
+        common::data("kaggle-3m-curated5000.csv").to_str().unwrap(),
+        "-q",
+    ]);
+    assert!(served.body.as_bytes() == cli, "piped rows differ");
+    // (A small body: the answer comes before the body is read.)
+    let bad = answer(
+        ureq::post(&server.url("/v1/classify?delimiter=ab"))
+            .set("content-type", "text/plain")
+            .send_bytes(&piped[..200]),
+    );
+    assert_eq!(bad.status, 400, "{}", bad.body);
+    assert!(bad.json()["error"].as_str().unwrap().contains("delimiter"));
 }
 
 /// Variant boards in dataset bodies: sized by their length, or by `?size=&variant=&symbols=`

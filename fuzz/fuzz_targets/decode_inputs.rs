@@ -1,5 +1,6 @@
-//! The compressed and NumPy fronts on arbitrary bytes: decoding never panics (it ends or
-//! fails with an error), and a NumPy array that reads makes one line per row.
+//! The compressed, NumPy and Parquet fronts on arbitrary bytes: decoding never panics
+//! (it ends or fails with an error), a NumPy array that reads makes one line per row,
+//! and no Parquet value breaks its row's line.
 #![no_main]
 
 use std::io::Read;
@@ -7,6 +8,7 @@ use std::io::Read;
 use libfuzzer_sys::fuzz_target;
 use sudoku_batch::input::compressed::{decode, Compression};
 use sudoku_batch::input::npy::NpyLines;
+use sudoku_batch::input::{parquet, ColumnChoice};
 
 fuzz_target!(|data: &[u8]| {
     if let Some(compression) = Compression::detect(data) {
@@ -23,6 +25,15 @@ fuzz_target!(|data: &[u8]| {
         if lines.read_to_end(&mut text).is_ok() {
             let count = text.iter().filter(|&&b| b == b'\n').count() as u64;
             assert_eq!(count, rows);
+        }
+    }
+    if data.starts_with(parquet::MAGIC) {
+        let bytes = bytes::Bytes::from(data.to_vec());
+        if let Ok(mut opened) = parquet::open_from(bytes, &ColumnChoice::Auto) {
+            let mut text = Vec::new();
+            let _ = (&mut opened.lines).take(64 << 20).read_to_end(&mut text);
+            // Every line is one row: no value may add a line end of its own.
+            assert!(text.split(|&b| b == b'\n').all(|line| !line.contains(&b'\r')));
         }
     }
 });

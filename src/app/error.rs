@@ -42,6 +42,13 @@ pub enum AppError {
         /// What is wrong.
         source: input::npy::NpyError,
     },
+    /// A Parquet file that cannot be read, or has no puzzle column.
+    Parquet {
+        /// The input.
+        path: PathBuf,
+        /// What is wrong.
+        source: input::parquet::ParquetError,
+    },
     /// `show` could not draw a record.
     Show {
         /// The input.
@@ -122,6 +129,10 @@ pub enum Usage {
     SplitNeedsOut(&'static str),
     /// A zip archive on a stream.
     ZipOnStream(PathBuf),
+    /// A Parquet file on a stream.
+    ParquetOnStream(PathBuf),
+    /// `--keep-columns` on a Parquet file, whose other columns are not read.
+    KeepColumnsOfParquet,
     /// An option that adds to rows, with a row format that has no room for it.
     NeedsCsvOrNdjson(&'static str),
     /// `--record-index` with `--shard`: the records before the shard are not read.
@@ -179,6 +190,16 @@ impl std::fmt::Display for Usage {
                 "--record-index with --shard: a shard does not read the records before it, \
                  so it cannot number its own; join on `line`, which --shard keeps",
             ),
+            Usage::KeepColumnsOfParquet => f.write_str(
+                "--keep-columns: a Parquet file's other columns are not read; join on `line`, \
+                 its row number counted from 1 (or `record`, from 0)",
+            ),
+            Usage::ParquetOnStream(path) => write!(
+                f,
+                "{}: a Parquet file is read from a file (its index is at its end); save it \
+                 first",
+                path.display()
+            ),
             Usage::ZipOnStream(path) => write!(
                 f,
                 "{}: a zip archive is read from a file (its index is at its end); save it \
@@ -229,6 +250,7 @@ impl std::fmt::Display for AppError {
                 invalid: None,
             } => write!(f, "{}: no valid puzzles to {doing}", path.display()),
             AppError::Npy { path, source } => write!(f, "{}: {source}", path.display()),
+            AppError::Parquet { path, source } => write!(f, "{}: {source}", path.display()),
             AppError::Show { path, source } => write!(f, "{}: {source}", path.display()),
             AppError::Report {
                 path,

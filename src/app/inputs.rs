@@ -14,6 +14,9 @@ pub(super) enum Opened {
         reader: Reader,
         /// What was found beyond plain text (`gzip`, `NumPy`), for the summary.
         found: Vec<&'static str>,
+        /// How the file was read, when the stream's own layout does not say it (the
+        /// columns of a Parquet file).
+        described: Option<String>,
     },
 }
 
@@ -27,6 +30,7 @@ pub(super) fn open_input(
     input: &Path,
     no_mmap: bool,
     member: Option<&str>,
+    column: &ColumnChoice,
 ) -> Result<Opened, AppError> {
     let io_error = |source| InputError::Io {
         path: input.to_path_buf(),
@@ -43,6 +47,9 @@ pub(super) fn open_input(
         Some(mut reader) => {
             let head = compressed::stream_head(&mut reader).map_err(io_error)?;
             let compression = Compression::detect(head.get_ref());
+            if compression.is_none() && head.get_ref().starts_with(input::parquet::MAGIC) {
+                return Err(Usage::ParquetOnStream(input.to_path_buf()).into());
+            }
             let whole = head.chain(reader);
             let reader: Reader = match compression {
                 None => Box::new(whole),
@@ -62,6 +69,19 @@ pub(super) fn open_input(
             let file = || std::fs::File::open(input).map_err(io_error);
             let reader: Reader = match compression {
                 None if head.starts_with(input::npy::MAGIC) => Box::new(file()?),
+                None if head.starts_with(input::parquet::MAGIC) => {
+                    let opened = input::parquet::open(input, column).map_err(|source| {
+                        AppError::Parquet {
+                            path: input.to_path_buf(),
+                            source,
+                        }
+                    })?;
+                    return Ok(Opened::Stream {
+                        reader: Box::new(opened.lines),
+                        found: vec!["Parquet"],
+                        described: Some(opened.described),
+                    });
+                }
                 None => return Ok(Opened::Mapped(input::open_file(input, no_mmap)?)),
                 Some(Compression::Zip) => {
                     Box::new(compressed::decode_zip(input, member).map_err(io_error)?)
@@ -88,7 +108,11 @@ pub(super) fn open_input(
     } else {
         Box::new(whole)
     };
-    Ok(Opened::Stream { reader, found })
+    Ok(Opened::Stream {
+        reader,
+        found,
+        described: None,
+    })
 }
 
 /// A run's report naming its input (and what it was found to be beyond plain text).
@@ -133,7 +157,7 @@ pub(super) fn load_puzzles(
 /// a compressed file read (and decoded) into memory, as these commands hold every
 /// record's key anyway.
 pub(super) fn read_input(path: &Path, no_mmap: bool) -> Result<input::InputBytes, AppError> {
-    match open_input(path, no_mmap, None)? {
+    match open_input(path, no_mmap, None, &ColumnChoice::Auto)? {
         Opened::Mapped(bytes) => Ok(bytes),
         Opened::Stream { mut reader, .. } => {
             let mut bytes = Vec::new();

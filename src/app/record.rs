@@ -94,7 +94,7 @@ pub(super) fn run_job<J: Job>(
     }
     output::check_outputs(&[(input, "the input")], &named_outputs(&args.out))?;
     // Open the input before the output, so a bad input leaves no output file behind.
-    let opened = open_input(input, *no_mmap, member.as_deref())?;
+    let opened = open_input(input, *no_mmap, member.as_deref(), &options.column)?;
     if options.shard.is_some() {
         if let Opened::Stream { found, .. } = &opened {
             return Err(match found.first() {
@@ -113,10 +113,35 @@ pub(super) fn run_job<J: Job>(
             let run = pipeline::run_file(job, input, &bytes, &options, &mut out)?;
             report_input(run, input, &[])
         }
-        Opened::Stream { reader, found } => {
+        Opened::Stream {
+            reader,
+            found,
+            described: None,
+        } => {
             let run = pipeline::run_stream(job, reader, &options, &mut out)
                 .map_err(|e| named_stream_error(e, input))?;
             report_input(run, input, &found)
+        }
+        Opened::Stream {
+            reader,
+            found,
+            described: Some(described),
+        } => {
+            // A Parquet file's chosen columns come as lines, a row each.
+            if options.joins.keep_columns {
+                return Err(Usage::KeepColumnsOfParquet.into());
+            }
+            let lines = RunOptions {
+                format: Some(Format::Lines),
+                column: ColumnChoice::Auto,
+                delimiter: None,
+                ..options.clone()
+            };
+            let run = pipeline::run_stream(job, reader, &lines, &mut out)
+                .map_err(|e| named_stream_error(e, input))?;
+            let (mut report, histogram) = report_input(run, input, &found);
+            report.layout = described;
+            (report, histogram)
         }
     };
     if let Some(shard) = options.shard {

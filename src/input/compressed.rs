@@ -12,7 +12,7 @@ use std::sync::mpsc::{sync_channel, Receiver};
 use std::sync::Arc;
 
 /// Bytes of decoded data per block sent to the reader.
-const BLOCK: usize = 1 << 20;
+pub(crate) const BLOCK: usize = 1 << 20;
 
 /// Blocks decoded ahead of the reader at most.
 const AHEAD: usize = 4;
@@ -220,10 +220,11 @@ fn listed(files: &[(usize, String)]) -> String {
     names.join(", ")
 }
 
-type Sender = std::sync::mpsc::SyncSender<io::Result<Vec<u8>>>;
+/// Where a decoding thread sends its blocks.
+pub(crate) type Sender = std::sync::mpsc::SyncSender<io::Result<Vec<u8>>>;
 
 /// Runs `decode` on a new thread, its blocks and its error (if any) going to the reader.
-fn start<F>(decode: F) -> Decoded
+pub(crate) fn start<F>(decode: F) -> Decoded
 where
     F: FnOnce(&Sender) -> io::Result<()> + Send + 'static,
 {

@@ -6,9 +6,11 @@ use super::{blocks, Choice, ColumnChoice, Format, InputError, Layout, DEFAULT_MA
 use crate::grid::{cell_value, CELLS};
 
 /// Header names recognised for the puzzle column, compared without case.
-const PUZZLE_NAMES: &[&str] = &["puzzle", "puzzles", "quizzes", "quiz", "grid", "sudoku"];
+pub(super) const PUZZLE_NAMES: &[&str] = &[
+    "puzzle", "puzzles", "quizzes", "quiz", "question", "grid", "sudoku",
+];
 /// Header names recognised for the expected-solution column, compared without case.
-const SOLUTION_NAMES: &[&str] = &["solution", "solutions", "answer"];
+pub(super) const SOLUTION_NAMES: &[&str] = &["solution", "solutions", "answer"];
 
 /// Byte length of a UTF-8 byte-order mark at the start of `data`, else 0.
 fn bom_len(data: &[u8]) -> usize {

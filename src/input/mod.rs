@@ -27,6 +27,7 @@ mod detect;
 mod lines;
 mod mapping;
 pub mod npy;
+pub mod parquet;
 
 pub use blocks::BlockError;
 pub use csv::unclosed_quote_line;

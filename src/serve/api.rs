@@ -320,6 +320,8 @@ struct DatasetQuery {
     format: Option<String>,
     /// The CSV column holding puzzles (name or 1-based index).
     column: Option<String>,
+    /// The CSV delimiter: one character, or `tab` (default: detected).
+    delimiter: Option<String>,
     /// Side of every board: 4, 9, 16 or 25 (default: from each record's length).
     size: Option<usize>,
     /// `classic` (default), `diagonal` or `windoku`.
@@ -373,6 +375,12 @@ where
         .map_err(|e| ApiError::BadQuery(e.to_string()))?;
     options.format = format;
     options.column = column;
+    options.delimiter = q
+        .delimiter
+        .as_deref()
+        .map(crate::input::parse_delimiter)
+        .transpose()
+        .map_err(|e| ApiError::BadQuery(format!("delimiter {e}")))?;
     options.pool = Some(Arc::clone(&state.pool));
     options.output_format = if ndjson {
         OutputFormat::Ndjson
