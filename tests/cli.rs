@@ -906,18 +906,7 @@ fn every_command_has_examples_and_exit_codes_in_its_help() {
 
 /// Runs the binary with `args`, writing `data` to its stdin.
 fn run_with_stdin(args: &[&str], data: Vec<u8>) -> std::process::Output {
-    let mut child = bin()
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let writer = std::thread::spawn(move || stdin.write_all(&data));
-    let out = child.wait_with_output().unwrap();
-    writer.join().unwrap().unwrap();
-    out
+    common::run_piped(args, Some(&data))
 }
 
 #[test]

@@ -13,28 +13,9 @@ fn bin() -> Command {
 
 /// Runs the binary with `args` (and `stdin` when given); returns stdout.
 fn run(args: &[&str], stdin: Option<&[u8]>) -> Vec<u8> {
-    let mut child = bin()
-        .args(args)
-        .args(["--quiet", "--threads", "2"])
-        .stdin(if stdin.is_some() {
-            Stdio::piped()
-        } else {
-            Stdio::null()
-        })
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    // Feed stdin from another thread while stdout is drained, or both pipes fill up.
-    let feeder = stdin.map(|bytes| {
-        let mut pipe = child.stdin.take().unwrap();
-        let bytes = bytes.to_vec();
-        std::thread::spawn(move || pipe.write_all(&bytes).unwrap())
-    });
-    let out = child.wait_with_output().unwrap();
-    if let Some(f) = feeder {
-        f.join().unwrap();
-    }
+    let mut all = args.to_vec();
+    all.extend(["--quiet", "--threads", "2"]);
+    let out = common::run_piped(&all, stdin);
     assert!(
         out.status.success(),
         "{}",

@@ -5,34 +5,12 @@
 
 mod common;
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 fn run(args: &[&str], stdin: Option<&[u8]>) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sudoku-batch"))
-        .args(args)
-        .args(["--threads", "2"])
-        .stdin(if stdin.is_some() {
-            Stdio::piped()
-        } else {
-            Stdio::null()
-        })
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let feeder = stdin.map(|bytes| {
-        let mut pipe = child.stdin.take().unwrap();
-        let bytes = bytes.to_vec();
-        std::thread::spawn(move || {
-            let _ = pipe.write_all(&bytes);
-        })
-    });
-    let out = child.wait_with_output().unwrap();
-    if let Some(f) = feeder {
-        f.join().unwrap();
-    }
-    out
+    let mut all = args.to_vec();
+    all.extend(["--threads", "2"]);
+    common::run_piped(&all, stdin)
 }
 
 fn ok(args: &[&str], stdin: Option<&[u8]>) -> Output {

@@ -40,6 +40,38 @@ pub fn stdout_of(args: &[&str]) -> Vec<u8> {
     out.stdout
 }
 
+/// Runs the `sudoku-batch` binary with `args`, feeding `stdin` (from another thread,
+/// while stdout is drained, so that neither pipe fills up) or nothing; returns what it
+/// wrote and how it ended.
+pub fn run_piped(args: &[&str], stdin: Option<&[u8]>) -> std::process::Output {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_sudoku-batch"))
+        .args(args)
+        .stdin(if stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let feeder = stdin.map(|bytes| {
+        let mut pipe = child.stdin.take().unwrap();
+        let bytes = bytes.to_vec();
+        // A child that exits early (an error) closes the pipe: not a failure here.
+        std::thread::spawn(move || {
+            let _ = pipe.write_all(&bytes);
+        })
+    });
+    let out = child.wait_with_output().unwrap();
+    if let Some(f) = feeder {
+        f.join().unwrap();
+    }
+    out
+}
+
 /// Path of a bundled dataset.
 pub fn data(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
