@@ -18,7 +18,7 @@ use sudoku_batch::classes::{first_of_each_class, KeyBy};
 use sudoku_batch::engine::{Engine, Fast};
 use sudoku_batch::generate::{Pattern, Spec, Target, MIN_GIVENS};
 use sudoku_batch::grader::Levels;
-use sudoku_batch::input::{open_file, ColumnChoice};
+use sudoku_batch::input::{open_file, Choice, ColumnChoice};
 use sudoku_batch::jobs::{Canon, Classify, Generate, Grade, Job, MadeRecord, Solve};
 use sudoku_batch::output::Output;
 use sudoku_batch::pipeline::BoardSetup;
@@ -492,8 +492,11 @@ fn classify_file(
         let mut out = Output::open(Some(Path::new(&output)))
             .map_err(|e| PyOSError::new_err(e.to_string()))?;
         let mut options = RunOptions::new(threads);
-        options.column = column;
-        options.delimiter = delimiter;
+        options.input = Choice {
+            format: None,
+            column,
+            delimiter,
+        };
         options.boards = rules;
         let (mut report, _) = run_file(&Classify::new(), &path, &input, &options, &mut out)
             .map_err(|e| PyOSError::new_err(e.to_string()))?;

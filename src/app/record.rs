@@ -51,12 +51,9 @@ pub(super) fn run_job<J: Job>(
         no_mmap,
         member,
     } = &args.input;
-    let choice = layout_choice(layout);
     let options = RunOptions {
         threads: threads.map_or_else(default_threads, usize::from),
-        format: choice.format,
-        column: choice.column,
-        delimiter: choice.delimiter,
+        input: layout_choice(layout),
         joins: Joins {
             keep_columns: args.keep_columns,
             record_index: args.record_index,
@@ -94,7 +91,7 @@ pub(super) fn run_job<J: Job>(
     }
     output::check_outputs(&[(input, "the input")], &named_outputs(&args.out))?;
     // Open the input before the output, so a bad input leaves no output file behind.
-    let opened = open_input(input, *no_mmap, member.as_deref(), &options.column)?;
+    let opened = open_input(input, *no_mmap, member.as_deref(), &options.input.column)?;
     if options.shard.is_some() {
         if let Opened::Stream { found, .. } = &opened {
             return Err(match found.first() {
@@ -132,9 +129,10 @@ pub(super) fn run_job<J: Job>(
                 return Err(Usage::KeepColumnsOfParquet.into());
             }
             let lines = RunOptions {
-                format: Some(Format::Lines),
-                column: ColumnChoice::Auto,
-                delimiter: None,
+                input: Choice {
+                    format: Some(Format::Lines),
+                    ..Choice::default()
+                },
                 ..options.clone()
             };
             let run = pipeline::run_stream(job, reader, &lines, &mut out)

@@ -44,12 +44,7 @@ pub fn detect_layout(
 /// Works out the layout from the start of the data, as the user's `choice` says where
 /// it says anything (a format, a column, a delimiter) and from the data where not.
 pub fn detect_layout_as(head: &[u8], choice: &Choice) -> Result<Layout, InputError> {
-    let Choice {
-        format,
-        column,
-        delimiter,
-    } = choice;
-    let (format, column) = (*format, column);
+    let column = &choice.column;
     let start = bom_len(head);
     // Find the first line that is not blank or a comment.
     let mut offset = start;
@@ -74,7 +69,7 @@ pub fn detect_layout_as(head: &[u8], choice: &Choice) -> Result<Layout, InputErr
         offset = end + 1;
         line_no += 1;
     }
-    let (format, delimiter) = match (format, *delimiter) {
+    let (format, delimiter) = match (choice.format, choice.delimiter) {
         (Some(Format::Csv) | None, Some(delimiter)) => (Format::Csv, delimiter),
         (Some(_), Some(_)) => return Err(InputError::DelimiterWithoutCsv),
         (Some(Format::Csv), None) => (Format::Csv, detect_delimiter(first_record)),

@@ -7,8 +7,8 @@
 //! A puzzle column is a string (`BYTE_ARRAY`) column, a fixed-size binary column of 81
 //! bytes (digits, or cell values 0-9), or a list of 81 integers (0 empty). A null or
 //! empty value becomes a row the pipeline answers `invalid`, so every row yields one
-//! output row; a value holding a line end or starting a comment has those bytes shown
-//! as `?`, for the same reason.
+//! output row; white space and control bytes in a value, and a `#` starting it, are
+//! shown as `?`, for the same reason.
 
 use std::fs::File;
 use std::io;
@@ -92,10 +92,8 @@ pub struct Opened {
     /// The rows as lines, decoded on their own thread.
     pub lines: Decoded,
     /// How the file is read, for the summary: `Parquet: puzzles in "question",
-    /// solutions in "answer", 3 row groups`.
+    /// solutions in "answer", 1000 rows in 4 row groups`.
     pub described: String,
-    /// Rows in the file.
-    pub rows: u64,
 }
 
 /// Opens the Parquet file `path` and starts reading the puzzle column `choice` (by
@@ -155,19 +153,12 @@ pub fn open_from<R: ChunkReader + 'static>(
                 }
                 for row in 0..read {
                     let start = out.len();
-                    puzzles.write(row, &mut out);
-                    let puzzle_len = out.len() - start;
-                    // A line's first 81-cell token is its puzzle: after a puzzle that is
-                    // not one (null, short, a bad byte), the solution would be taken for
-                    // it, so it is left out (a malformed puzzle has nothing to compare).
-                    let is_grid = puzzle_len == CELLS
-                        && out[start..].iter().all(|&b| cell_value(b).is_some());
-                    if solution.is_some() && (is_grid || puzzle_len != CELLS) {
+                    puzzles.write(row, puzzle.cells, &mut out);
+                    if let Some(column) = &solution {
                         let at = out.len();
                         out.push(b' ');
-                        solutions.write(row, &mut out);
-                        // A board's solution is as long as it; else it could pass for it.
-                        if !is_grid && out.len() - at - 1 != puzzle_len {
+                        solutions.write(row, column.cells, &mut out);
+                        if !solution_fits(&out[start..at], &out[at + 1..]) {
                             out.truncate(at);
                         }
                     }
@@ -186,11 +177,20 @@ pub fn open_from<R: ChunkReader + 'static>(
         }
         Ok(())
     });
-    Ok(Opened {
-        lines,
-        described,
-        rows,
-    })
+    Ok(Opened { lines, described })
+}
+
+/// True when a line `puzzle solution` reads back as that puzzle with that solution. A
+/// line's first 81-cell token is its puzzle, so after one that is not a grid (null,
+/// short, a bad byte) the solution would be taken for it; a board (not 81 long) takes
+/// only a solution of its own length. Else the solution is left out: a malformed
+/// puzzle has nothing to compare it with.
+fn solution_fits(puzzle: &[u8], solution: &[u8]) -> bool {
+    if puzzle.len() == CELLS {
+        puzzle.iter().all(|&b| cell_value(b).is_some())
+    } else {
+        solution.len() == puzzle.len()
+    }
 }
 
 /// The top-level name of a column (a list's name, not its `list.element`).
@@ -291,86 +291,48 @@ struct Values {
     /// For each row: the range of its values (texts, fixed or numbers), or `None`
     /// when it is null.
     rows: Vec<Option<(usize, usize)>>,
-    cells: Option<Cells>,
 }
 
 impl Values {
-    /// Reads up to `most` rows from `reader`; answers how many.
+    /// Reads up to `most` rows of `column` from `reader`; answers how many.
     fn read(
         &mut self,
         reader: &mut ColumnReader,
         column: &Column,
         most: usize,
     ) -> parquet::errors::Result<usize> {
-        self.cells = Some(column.cells);
         let descr = &column.descr;
-        self.defs.clear();
-        self.reps.clear();
-        self.rows.clear();
-        match reader {
+        let (defs, reps) = (&mut self.defs, &mut self.reps);
+        let read = match reader {
             ColumnReader::ByteArrayColumnReader(r) => {
-                self.texts.clear();
-                let read = read_rows(
-                    r,
-                    descr,
-                    most,
-                    &mut self.defs,
-                    &mut self.reps,
-                    &mut self.texts,
-                )?;
-                self.place(read, descr);
-                Ok(read)
+                read_rows(r, descr, most, defs, reps, &mut self.texts)?
             }
             ColumnReader::FixedLenByteArrayColumnReader(r) => {
-                self.fixed.clear();
-                let read = read_rows(
-                    r,
-                    descr,
-                    most,
-                    &mut self.defs,
-                    &mut self.reps,
-                    &mut self.fixed,
-                )?;
-                self.place(read, descr);
-                Ok(read)
+                read_rows(r, descr, most, defs, reps, &mut self.fixed)?
             }
             ColumnReader::Int64ColumnReader(r) => {
-                self.numbers.clear();
-                let read = read_rows(
-                    r,
-                    descr,
-                    most,
-                    &mut self.defs,
-                    &mut self.reps,
-                    &mut self.numbers,
-                )?;
-                self.place(read, descr);
-                Ok(read)
+                read_rows(r, descr, most, defs, reps, &mut self.numbers)?
             }
             ColumnReader::Int32ColumnReader(r) => {
-                self.numbers32.clear();
-                let read = read_rows(
-                    r,
-                    descr,
-                    most,
-                    &mut self.defs,
-                    &mut self.reps,
-                    &mut self.numbers32,
-                )?;
+                let read = read_rows(r, descr, most, defs, reps, &mut self.numbers32)?;
                 self.numbers.clear();
                 self.numbers
                     .extend(self.numbers32.iter().map(|&n| i64::from(n)));
-                self.place(read, descr);
-                Ok(read)
+                read
             }
-            _ => Err(parquet::errors::ParquetError::General(
-                "the column is not one of puzzles".to_string(),
-            )),
-        }
+            _ => {
+                return Err(parquet::errors::ParquetError::General(
+                    "the column is not one of puzzles".to_string(),
+                ))
+            }
+        };
+        self.place(read, descr);
+        Ok(read)
     }
 
     /// Works out each of `read` rows' values from the levels.
     fn place(&mut self, read: usize, descr: &ColumnDescPtr) {
+        self.rows.clear();
         let (max_def, max_rep) = (descr.max_def_level(), descr.max_rep_level());
         let mut value = 0;
         if max_rep == 0 {
@@ -408,21 +370,22 @@ impl Values {
         self.rows.resize(read, None);
     }
 
-    /// Appends row `row`'s text: the value (its line ends and a leading `#` shown as
-    /// `?`), or `null` for none, or `""` for an empty one.
-    fn write(&self, row: usize, out: &mut Vec<u8>) {
+    /// Appends row `row`'s text, its values read as `cells`: the value (white space,
+    /// control bytes and a leading `#` shown as `?`), or `null` for none, or `""` for
+    /// an empty one.
+    fn write(&self, row: usize, cells: Cells, out: &mut Vec<u8>) {
         let Some((from, to)) = self.rows.get(row).copied().flatten() else {
             out.extend_from_slice(b"null");
             return;
         };
         let start = out.len();
-        match self.cells {
-            Some(Cells::Text) => {
+        match cells {
+            Cells::Text => {
                 if let Some(text) = self.texts.get(from) {
                     out.extend_from_slice(text.data());
                 }
             }
-            Some(Cells::Fixed) => {
+            Cells::Fixed => {
                 for fixed in &self.fixed[from..to] {
                     out.extend(
                         fixed
@@ -432,7 +395,7 @@ impl Values {
                     );
                 }
             }
-            Some(Cells::List) => {
+            Cells::List => {
                 for &n in &self.numbers[from..to] {
                     out.push(match n {
                         0..=9 => b'0' + n as u8,
@@ -440,7 +403,6 @@ impl Values {
                     });
                 }
             }
-            None => {}
         }
         if out.len() == start {
             out.extend_from_slice(b"\"\"");
@@ -458,7 +420,7 @@ impl Values {
 }
 
 /// Reads up to `most` whole rows of a column into `values` (non-null values only) and
-/// its levels; answers the rows read.
+/// its levels, each cleared first; answers the rows read.
 fn read_rows<T: DataType>(
     reader: &mut ColumnReaderImpl<T>,
     descr: &ColumnDescPtr,
@@ -467,6 +429,9 @@ fn read_rows<T: DataType>(
     reps: &mut Vec<i16>,
     values: &mut Vec<T::T>,
 ) -> parquet::errors::Result<usize> {
+    defs.clear();
+    reps.clear();
+    values.clear();
     let defs = (descr.max_def_level() > 0).then_some(defs);
     let reps = (descr.max_rep_level() > 0).then_some(reps);
     let (rows, _, _) = reader.read_records(most, defs, reps, values)?;

@@ -29,9 +29,7 @@ use hdrhistogram::Histogram;
 use rayon::ThreadPool;
 
 use crate::engine::{Budget, Engine};
-use crate::input::{
-    detect_layout_as, Choice, ColumnChoice, Format, InputBytes, InputError, Layout,
-};
+use crate::input::{detect_layout_as, Choice, Format, InputBytes, InputError, Layout};
 use crate::jobs::{Columns, Generate, GenerateError, Generated, Job, MadeRecord};
 use crate::output::{Output, OutputError};
 use crate::report::{encode_histogram, new_histogram, Latency, RunReport, Status, StatusSet};
@@ -44,12 +42,9 @@ use ordered::{Done, OrderedWriter};
 pub struct RunOptions {
     /// Worker threads (at least 1).
     pub threads: usize,
-    /// Forced input format, or `None` to detect.
-    pub format: Option<Format>,
-    /// Which CSV column holds puzzles.
-    pub column: ColumnChoice,
-    /// The CSV delimiter, or `None` to detect.
-    pub delimiter: Option<u8>,
+    /// What the user said of the input's layout (format, CSV column, delimiter); the
+    /// rest is detected.
+    pub input: Choice,
     /// What rows carry to join back to the input.
     pub joins: Joins,
     /// How rows are written.
@@ -85,9 +80,7 @@ impl RunOptions {
     pub fn new(threads: usize) -> RunOptions {
         RunOptions {
             threads,
-            format: None,
-            column: ColumnChoice::Auto,
-            delimiter: None,
+            input: Choice::default(),
             joins: Joins::default(),
             output_format: OutputFormat::Csv,
             progress: false,
@@ -100,15 +93,6 @@ impl RunOptions {
             budget: Budget::DEFAULT,
             max_record: crate::input::DEFAULT_MAX_RECORD,
             cancel: None,
-        }
-    }
-
-    /// What the options say about the input's layout.
-    pub fn choice(&self) -> Choice {
-        Choice {
-            format: self.format,
-            column: self.column.clone(),
-            delimiter: self.delimiter,
         }
     }
 }
@@ -175,7 +159,7 @@ pub fn run_file<J: Job>(
     output: &mut Output,
 ) -> Result<(RunReport, Histogram<u64>), RunError> {
     let started = Instant::now();
-    let mut layout = detect_layout_as(input.bytes(), &options.choice())?;
+    let mut layout = detect_layout_as(input.bytes(), &options.input)?;
     layout.first_line += options.first_line.saturating_sub(1);
     layout.max_record = options.max_record;
     let data = input.bytes();
@@ -215,13 +199,11 @@ pub fn run_stream<J: Job, R: Read>(
     output: &mut Output,
 ) -> Result<(RunReport, Histogram<u64>), RunError> {
     let started = Instant::now();
-    let (mut chunks, mut layout) =
-        StreamChunks::start(reader, &options.choice(), options.max_record).map_err(
-            |source| InputError::Io {
-                path: "-".into(),
-                source,
-            },
-        )??;
+    let (mut chunks, mut layout) = StreamChunks::start(reader, &options.input, options.max_record)
+        .map_err(|source| InputError::Io {
+            path: "-".into(),
+            source,
+        })??;
     let offset = options.first_line.saturating_sub(1);
     layout.first_line += offset;
     chunks.shift_lines(offset);

@@ -28,7 +28,7 @@ use crate::batch::{self, parse_record, run_puzzles_until, write_rows};
 use crate::generate::{Pattern, Spec, Target, MIN_GIVENS};
 use crate::grader::Levels;
 use crate::grid::Unit;
-use crate::input::{ColumnChoice, Format};
+use crate::input::{Choice, ColumnChoice, Format};
 use crate::jobs::{Canon, Classify, Generate, Generated, Grade, Job, Solve};
 use crate::output::Output;
 use crate::pipeline::{self, run_stream, BoardSetup, RunOptions, Worker};
@@ -373,14 +373,16 @@ where
     let mut options = RunOptions::new(1);
     options.boards = BoardRules::parse(q.size, q.variant.as_deref(), q.symbols.as_deref())
         .map_err(|e| ApiError::BadQuery(e.to_string()))?;
-    options.format = format;
-    options.column = column;
-    options.delimiter = q
-        .delimiter
-        .as_deref()
-        .map(crate::input::parse_delimiter)
-        .transpose()
-        .map_err(|e| ApiError::BadQuery(format!("delimiter {e}")))?;
+    options.input = Choice {
+        format,
+        column,
+        delimiter: q
+            .delimiter
+            .as_deref()
+            .map(crate::input::parse_delimiter)
+            .transpose()
+            .map_err(|e| ApiError::BadQuery(format!("delimiter {e}")))?,
+    };
     options.pool = Some(Arc::clone(&state.pool));
     options.output_format = if ndjson {
         OutputFormat::Ndjson
