@@ -18,19 +18,25 @@
 //!
 //! A depth-first branch and bound builds the result row by row. Choosing result row `d`
 //! means choosing a source row (any unused row at a band's start, else an unused row of
-//! the band in hand). The column permutation is chosen at the first row that holds a
-//! given: only the permutations that put that row's givens as far right as possible can
-//! lead to the minimum (a `0` beats any digit), so just those (at most 1,296, usually 24
-//! to 144) are listed. Every later row is then a fixed string under the digit names so
-//! far. At each row the children are evaluated first and only those equal to the
-//! smallest go on, and only if that is not above the best result's row; a smaller one
-//! becomes the new best. Where the permutations are listed, most (row, permutation)
-//! pairs tie, so each is also ranked by its best next row of the band before any is
-//! followed (one breadth step). Empty rows of one band are interchangeable, so one of
-//! them is followed and counted as many. Work is bounded: at most 18 first rows x 1,296 column
-//! permutations x 144 row orders leaves.
+//! the band in hand). The column order is not chosen up front but refined row by row,
+//! as an ordered partition (`Columns`): cells of columns that every row so far has
+//! left alike, inside stacks placed at result stacks, and groups of stacks that have
+//! been empty so far. Laying out a row sorts each cell (empties, then named digits by
+//! name, then new digits), splitting it where the row tells its columns apart. Only two
+//! things branch: the order of new digits inside one cell (each names them otherwise),
+//! and the order of the stacks of a group that the row reaches, by non-decreasing given
+//! count. So a row of one given is one layout, not the 144 column orders that push it
+//! right. A prefix above the bound is cut at the end of each cell; once every column
+//! is placed a row is coded straight from its givens.
 //!
-//! A [`Canonicalizer`] holds its buffers and is reused for every puzzle: a call never
+//! At each depth the children's layouts are first walked for the smallest code (each
+//! child's own noted), which is admitted against the best result's row (a smaller one
+//! becomes the new best and the count restarts), then walked again to follow the
+//! layouts that reach it. Empty rows of one band are interchangeable, so one of them is
+//! followed and counted as many. At a leaf, each cell and group still whole counts
+//! every order of itself.
+//!
+//! A [`Canonicalizer`] is a few hundred bytes reused for every puzzle: a call never
 //! allocates.
 
 use crate::grid::{Grid, CELLS};
@@ -65,63 +71,26 @@ impl Canonical {
     }
 }
 
-/// The smallest pattern (bit 8 = first cell) of a row whose givens stand at the columns
-/// of the 9-bit mask (bit `c` = column `c`), over all column permutations: stacks in
-/// increasing order of givens, each stack's givens to its right.
-const MIN_PATTERN: [u16; 512] = {
-    let mut table = [0u16; 512];
-    let mut m = 0;
-    while m < 512 {
-        let mut g = [
-            (m & 7u32).count_ones(),
-            ((m >> 3) & 7u32).count_ones(),
-            ((m >> 6) & 7u32).count_ones(),
-        ];
-        // Sort three counts.
-        if g[0] > g[1] {
-            let t = g[0];
-            g[0] = g[1];
-            g[1] = t;
-        }
-        if g[1] > g[2] {
-            let t = g[1];
-            g[1] = g[2];
-            g[2] = t;
-        }
-        if g[0] > g[1] {
-            let t = g[0];
-            g[0] = g[1];
-            g[1] = t;
-        }
-        table[m as usize] = (seg(g[0]) << 6) | (seg(g[1]) << 3) | seg(g[2]);
-        m += 1;
-    }
-    table
-};
-
-/// A stack's smallest pattern with `k` givens: `k` ones at its right.
-const fn seg(k: u32) -> u16 {
-    (1u16 << k) - 1
-}
-
-/// The six orders of three things.
-const ORDERS: [[u8; 3]; 6] = [
-    [0, 1, 2],
-    [0, 2, 1],
-    [1, 0, 2],
-    [1, 2, 0],
-    [2, 0, 1],
-    [2, 1, 0],
+/// Orders of one, two and three things, by count.
+const PERMS: [&[[u8; 3]]; 4] = [
+    &[[0, 1, 2]],
+    &[[0, 1, 2]],
+    &[[0, 1, 2], [1, 0, 2]],
+    &[
+        [0, 1, 2],
+        [0, 2, 1],
+        [1, 0, 2],
+        [1, 2, 0],
+        [2, 0, 1],
+        [2, 1, 0],
+    ],
 ];
 
-/// Largest number of (first row, column permutation) pairs listed at once: 18 rows
-/// (both orientations) x 1,296 permutations.
-const MAX_PAIRS: usize = 18 * COLUMN_PERMUTATIONS as usize;
+/// `FACTORIAL[n]` = n!.
+const FACTORIAL: [u64; 4] = [1, 1, 2, 6];
 
-/// A column permutation as shifts: source column `c` goes to result column `j`, whose
-/// nibble in a row's code is at bit `shifts[c] = 4 * (8 - j)`. Bytes 9 to 15 are zero
-/// (16 bytes, so that permutations are put together by or-ing words).
-type Shifts = [u8; 16];
+/// The key of a new (not yet named) digit when a cell is sorted: above every name.
+const NEW: u8 = 16;
 
 /// Digit names so far: `names[d]` is the name given to digit `d` (0 = none yet).
 #[derive(Clone, Copy)]
@@ -135,6 +104,88 @@ impl Names {
         names: [0; 10],
         next: 1,
     };
+
+    /// The name of digit `d` (0 for empty), naming it if it is new.
+    #[inline]
+    fn name(&mut self, d: u8) -> u8 {
+        if d == 0 {
+            return 0;
+        }
+        let slot = &mut self.names[d as usize];
+        if *slot == 0 {
+            *slot = self.next;
+            self.next += 1;
+        }
+        *slot
+    }
+
+    /// The sort key of digit `d` in a cell: 0 empty, its name, or [`NEW`].
+    #[inline]
+    fn key(&self, d: u8) -> u8 {
+        match d {
+            0 => 0,
+            _ if self.names[d as usize] == 0 => NEW,
+            _ => self.names[d as usize],
+        }
+    }
+}
+
+/// The column order so far, as an ordered partition: one order that reaches the best
+/// rows, and which parts of it may still be reordered.
+///
+/// ```text
+///   result column   0 1 2 | 3 4 5 | 6 7 8
+///   order           5 3 4 | 0 1 2 | 8 6 7     source column at each result column
+///   cuts            1 0 1 | 1 0 0 | 1 1 1     a cell starts: {5} {3 4} | {0 1 2} | {8} {6} {7}
+///   groups          1     | 1     | 0         a group of stacks starts: [stack 1] [stacks 0 2]
+/// ```
+///
+/// The columns of one cell have been alike in every row so far (all empty, or the same
+/// digit), so every order of them gives the same rows; so do the stacks of one group,
+/// which have been empty in every row so far (and are whole cells).
+#[derive(Clone, Copy)]
+struct Columns {
+    /// `order[j]`: the source column at result column `j`.
+    order: [u8; 9],
+    /// Bit `j`: result column `j` starts a cell. Bits 0, 3 and 6 are always set.
+    cuts: u16,
+    /// Bit `s`: result stack `s` starts a group of stacks. Bit 0 is always set.
+    groups: u8,
+}
+
+impl Columns {
+    /// Nothing chosen yet: one group of three whole stacks.
+    const ANY: Columns = Columns {
+        order: [0, 1, 2, 3, 4, 5, 6, 7, 8],
+        cuts: 0b001_001_001,
+        groups: 0b001,
+    };
+
+    /// Puts source stack `stack` at result stack `slot`, as one cell.
+    #[inline]
+    fn place(&mut self, slot: usize, stack: u8) {
+        for k in 0..3 {
+            self.order[3 * slot + k] = 3 * stack + k as u8;
+        }
+        self.cuts = (self.cuts & !(0b111 << (3 * slot))) | 1 << (3 * slot);
+    }
+
+    /// How many column orders this stands for: every order inside each cell and of the
+    /// stacks inside each group.
+    fn orders(&self) -> u64 {
+        fn runs(bits: u16, len: usize) -> u64 {
+            let (mut n, mut run) = (1, 0);
+            for j in 0..len {
+                if j > 0 && bits & (1 << j) != 0 {
+                    n *= FACTORIAL[run];
+                    run = 0;
+                }
+                run += 1;
+            }
+            n * FACTORIAL[run]
+        }
+        runs(self.cuts, 9) * runs(u16::from(self.groups), 3)
+    }
 }
 
 /// One partial transform: the rows chosen so far and what they fixed.
@@ -146,21 +197,41 @@ struct Node {
     used: u16,
     /// The band of the row chosen last.
     band: u8,
-    /// The column permutation, once chosen, as the shift of each source column's nibble
-    /// in a row's code.
-    perm: Option<Shifts>,
+    /// The column order the rows so far allow.
+    cols: Columns,
     names: Names,
-    /// How many interchangeable transforms this node stands for.
+    /// How many interchangeable row orders this node stands for.
     weight: u64,
 }
 
-/// A child row: its source row, its string's code, and how many it stands for.
+/// A source row that may come next, and how many interchangeable rows it stands for.
 #[derive(Clone, Copy, Default)]
 struct Child {
     row: u8,
     t: u8,
-    code: u64,
     weight: u64,
+}
+
+/// One child row being laid out under a node's column order.
+struct Walk {
+    d: usize,
+    node: Node,
+    child: Child,
+    /// The row's digit at each source column.
+    digits: [u8; 9],
+    /// Bit `c` set where the row has a given.
+    mask: u16,
+}
+
+/// Where a finished layout of a row goes.
+struct Sink {
+    /// Layouts whose code is above this are pruned (their prefixes as soon as they are).
+    bound: u64,
+    /// The smallest code reached since `own` was reset.
+    own: u64,
+    /// `false`: only finding the smallest code; `true`: following every layout whose
+    /// code is `bound`.
+    follow: bool,
 }
 
 /// Reusable minlex search state for one thread.
@@ -173,10 +244,6 @@ pub struct Canonicalizer {
     best: [u64; 9],
     /// Transforms reaching `best`.
     count: u64,
-    /// (child, column permutation) pairs at the row where permutations are chosen.
-    pairs: Vec<(Child, Shifts)>,
-    /// For each pair, its best next row's code (`u64::MAX` when not looked at).
-    next_codes: Vec<u64>,
 }
 
 impl Default for Canonicalizer {
@@ -186,15 +253,13 @@ impl Default for Canonicalizer {
 }
 
 impl Canonicalizer {
-    /// A canonicalizer with its buffers made (about 300 KiB).
+    /// A canonicalizer (a few hundred bytes, no heap).
     pub fn new() -> Self {
         Canonicalizer {
             rows: [[[0; 9]; 9]; 2],
             masks: [[0; 9]; 2],
             best: [u64::MAX; 9],
             count: 0,
-            pairs: Vec::with_capacity(MAX_PAIRS),
-            next_codes: Vec::with_capacity(MAX_PAIRS),
         }
     }
 
@@ -218,7 +283,7 @@ impl Canonicalizer {
             t: 0,
             used: 0,
             band: 0,
-            perm: None,
+            cols: Columns::ANY,
             names: Names::NONE,
             weight: 1,
         };
@@ -233,33 +298,6 @@ impl Canonicalizer {
             form,
             automorphisms: self.count,
         }
-    }
-
-    /// The code of source row `row` (orientation `t`) under the column permutation
-    /// `shifts`, naming new digits. Only the row's givens are visited: their digits are
-    /// placed first, then named from the first cell on (the order names are given in).
-    #[inline]
-    fn code(&self, t: u8, row: u8, shifts: &Shifts, names: &mut Names) -> u64 {
-        let src = &self.rows[t as usize][row as usize];
-        let mut givens = self.masks[t as usize][row as usize];
-        let mut raw = 0u64;
-        while givens != 0 {
-            let c = givens.trailing_zeros() as usize;
-            givens &= givens - 1;
-            raw |= u64::from(src[c]) << shifts[c];
-        }
-        let mut code = 0u64;
-        while raw != 0 {
-            let shift = (63 - raw.leading_zeros()) & !3;
-            let d = ((raw >> shift) & 0xF) as usize;
-            raw ^= (d as u64) << shift;
-            if names.names[d] == 0 {
-                names.names[d] = names.next;
-                names.next += 1;
-            }
-            code |= u64::from(names.names[d]) << shift;
-        }
-        code
     }
 
     /// Compares the smallest child code at depth `d` with the best: `false` prunes, and
@@ -304,12 +342,7 @@ impl Canonicalizer {
                         }
                         empty_at = Some(n);
                     }
-                    out[n] = Child {
-                        row,
-                        t,
-                        code: 0,
-                        weight: 1,
-                    };
+                    out[n] = Child { row, t, weight: 1 };
                     n += 1;
                 }
             }
@@ -317,14 +350,19 @@ impl Canonicalizer {
         n
     }
 
-    /// The node below `node` for `child`, with `perm` and `names` after its row.
     #[inline]
-    fn child_node(node: &Node, child: &Child, perm: Option<Shifts>, names: Names) -> Node {
+    fn mask(&self, child: &Child) -> u16 {
+        self.masks[child.t as usize][child.row as usize]
+    }
+
+    /// The node below `node` for `child`, with the column order and names after its row.
+    #[inline]
+    fn child_node(node: &Node, child: &Child, cols: Columns, names: Names) -> Node {
         Node {
             t: child.t,
             used: node.used | 1 << child.row,
             band: child.row / 3,
-            perm,
+            cols,
             names,
             weight: node.weight * child.weight,
         }
@@ -332,191 +370,277 @@ impl Canonicalizer {
 
     fn step(&mut self, d: usize, node: &Node) {
         if d == 9 {
-            let perms = if node.perm.is_some() {
-                1
-            } else {
-                COLUMN_PERMUTATIONS
-            };
-            self.count += node.weight * perms;
+            self.count += node.weight * node.cols.orders();
             return;
         }
         let mut children = [Child::default(); 18];
         let n = self.candidates(d, node, &mut children);
-        let children = &mut children[..n];
-        match node.perm {
-            Some(perm) => {
-                let mut min = u64::MAX;
-                for child in children.iter_mut() {
-                    let mut names = node.names;
-                    child.code = self.code(child.t, child.row, &perm, &mut names);
-                    min = min.min(child.code);
-                }
-                if !self.admit(d, min) {
-                    return;
-                }
-                for child in children.iter() {
-                    if child.code == min {
-                        let mut names = node.names;
-                        self.code(child.t, child.row, &perm, &mut names);
-                        let next = Self::child_node(node, child, Some(perm), names);
-                        self.step(d + 1, &next);
-                    }
-                }
-            }
-            None if children.iter().any(|c| self.mask(c) == 0) => {
-                // Empty rows give an all-zero row, below any row with a given.
-                if !self.admit(d, 0) {
-                    return;
-                }
-                for child in children.iter() {
-                    if self.mask(child) == 0 {
-                        let next = Self::child_node(node, child, None, node.names);
-                        self.step(d + 1, &next);
-                    }
-                }
-            }
-            None => self.choose_columns(d, node, children),
-        }
-    }
-
-    /// The smallest code the row after `child` (from the rest of its band) can have
-    /// under `perm`, with `names` the digit names after `child`'s row.
-    fn next_row_min(&self, used: u16, child: &Child, perm: &Shifts, names: Names) -> u64 {
-        let used = used | 1 << child.row;
-        let band = child.row / 3;
-        let mut min = u64::MAX;
-        for row in band * 3..band * 3 + 3 {
-            if used & (1 << row) == 0 {
-                let mut after = names;
-                min = min.min(self.code(child.t, row, perm, &mut after));
-            }
-        }
-        min
-    }
-
-    #[inline]
-    fn mask(&self, child: &Child) -> u16 {
-        self.masks[child.t as usize][child.row as usize]
-    }
-
-    /// The first row with givens: lists the column permutations that put them rightmost,
-    /// for the children whose pattern is smallest, and goes on with the smallest codes.
-    fn choose_columns(&mut self, d: usize, node: &Node, children: &[Child]) {
-        let min_pattern = children
-            .iter()
-            .map(|c| MIN_PATTERN[self.mask(c) as usize])
-            .min()
-            .expect("a row always has candidates");
-        self.pairs.clear();
-        self.next_codes.clear();
-        // Most pairs tie on this row. When the next row comes from the same band, each
-        // pair that may be smallest is ranked by its best next row too (one breadth
-        // step), so that only the pairs reaching the smallest go deeper: a depth-first
-        // walk would search some of the others' subtrees before a better pair cut them.
-        let look_ahead = d % 3 != 2;
-        let mut min = u64::MAX;
-        for child in children {
-            let mask = self.mask(child);
-            if MIN_PATTERN[mask as usize] != min_pattern {
-                continue;
-            }
-            let start = self.pairs.len();
-            push_rightmost_perms(mask, child, &mut self.pairs);
-            for i in start..self.pairs.len() {
-                let (mut c, perm) = self.pairs[i];
-                let mut names = node.names;
-                c.code = self.code(c.t, c.row, &perm, &mut names);
-                // Only pairs at the smallest code so far can end up followed.
-                let next = if look_ahead && c.code <= min {
-                    self.next_row_min(node.used, &c, &perm, names)
-                } else {
-                    u64::MAX
-                };
-                min = min.min(c.code);
-                self.pairs[i].0 = c;
-                self.next_codes.push(next);
-            }
-        }
-        if !self.admit(d, min) {
-            return;
-        }
-        let mut min2 = u64::MAX;
-        if look_ahead {
-            for (pair, &next) in self.pairs.iter().zip(&self.next_codes) {
-                if pair.0.code == min {
-                    min2 = min2.min(next);
-                }
-            }
-            if !self.admit(d + 1, min2) {
+        let children = &children[..n];
+        if children.iter().any(|c| self.mask(c) == 0) {
+            // Empty rows give an all-zero row, below any row with a given, and change
+            // neither the column order nor the names.
+            if !self.admit(d, 0) {
                 return;
             }
+            for child in children {
+                if self.mask(child) == 0 {
+                    let next = Self::child_node(node, child, node.cols, node.names);
+                    self.step(d + 1, &next);
+                }
+            }
+            return;
         }
-        // Deeper rows never list permutations again (the node carries one), so the
-        // list stays as it is while its entries are followed.
-        for i in 0..self.pairs.len() {
-            let (child, perm) = self.pairs[i];
-            if child.code != min || (look_ahead && self.next_codes[i] != min2) {
+        // First the smallest code any child's layout reaches, each child's own noted;
+        // then the layouts that reach it are followed, from the children that can.
+        let mut reached = [u64::MAX; 18];
+        let mut sink = Sink {
+            bound: self.best[d],
+            own: u64::MAX,
+            follow: false,
+        };
+        for (i, child) in children.iter().enumerate() {
+            let walk = self.walk(d, node, child);
+            sink.own = u64::MAX;
+            self.row(&walk, &mut sink);
+            reached[i] = sink.own;
+        }
+        let min = reached[..n].iter().copied().min().unwrap_or(u64::MAX);
+        if min == u64::MAX || !self.admit(d, min) {
+            return;
+        }
+        let mut sink = Sink {
+            bound: min,
+            own: u64::MAX,
+            follow: true,
+        };
+        for (i, child) in children.iter().enumerate() {
+            if reached[i] == min {
+                let walk = self.walk(d, node, child);
+                self.row(&walk, &mut sink);
+            }
+        }
+    }
+
+    /// The walk that lays out `child`'s row below `node`.
+    #[inline]
+    fn walk(&self, d: usize, node: &Node, child: &Child) -> Walk {
+        Walk {
+            d,
+            node: *node,
+            child: *child,
+            digits: self.rows[child.t as usize][child.row as usize],
+            mask: self.mask(child),
+        }
+    }
+
+    /// Lays out the walk's row in every way its node's column order allows.
+    #[inline]
+    fn row(&mut self, w: &Walk, sink: &mut Sink) {
+        let (cols, mut names) = (w.node.cols, w.node.names);
+        if cols.cuts != 0x1FF {
+            return self.slots(w, 0, cols, names, 0, sink);
+        }
+        // Every column placed: the row's digits go to their nibbles and are named from
+        // the first cell on, visiting the givens only.
+        let mut shifts = [0u8; 9];
+        for (j, &c) in cols.order.iter().enumerate() {
+            shifts[c as usize] = 4 * (8 - j as u8);
+        }
+        let mut givens = w.mask;
+        let mut raw = 0u64;
+        while givens != 0 {
+            let c = givens.trailing_zeros() as usize;
+            givens &= givens - 1;
+            raw |= u64::from(w.digits[c]) << shifts[c];
+        }
+        let mut code = 0u64;
+        while raw != 0 {
+            let shift = (63 - raw.leading_zeros()) & !3;
+            let d = ((raw >> shift) & 0xF) as u8;
+            raw ^= u64::from(d) << shift;
+            code |= u64::from(names.name(d)) << shift;
+        }
+        if code <= sink.bound {
+            self.emit(w, cols, names, code, sink);
+        }
+    }
+
+    /// Lays out result stacks `s..` of the walk's row, `code` holding the cells before.
+    fn slots(
+        &mut self,
+        w: &Walk,
+        s: usize,
+        cols: Columns,
+        names: Names,
+        code: u64,
+        sink: &mut Sink,
+    ) {
+        if s == 3 {
+            return self.emit(w, cols, names, code, sink);
+        }
+        let mut end = s + 1;
+        while end < 3 && cols.groups & (1 << end) == 0 {
+            end += 1;
+        }
+        if end == s + 1 {
+            return self.cells(w, s, 3 * s, cols, names, code, sink);
+        }
+        // A group of stacks, empty in every row so far. Those empty in this row too come
+        // first and stay a group; the others follow in every order, each on its own.
+        let (mut empty, mut ne, mut full, mut nf) = ([0u8; 3], 0, [0u8; 3], 0);
+        for k in s..end {
+            let stack = cols.order[3 * k] / 3;
+            if (w.mask >> (3 * stack)) & 0b111 == 0 {
+                empty[ne] = stack;
+                ne += 1;
+            } else {
+                full[nf] = stack;
+                nf += 1;
+            }
+        }
+        if nf == 0 {
+            return self.slots(w, end, cols, names, code, sink);
+        }
+        let mut base = cols;
+        for (k, &stack) in empty[..ne].iter().enumerate() {
+            base.place(s + k, stack);
+        }
+        for k in s + 1..end {
+            base.groups &= !(1 << k);
+        }
+        for k in s + ne..end {
+            base.groups |= 1 << k;
+        }
+        // A stack with fewer givens starts with more empties, so only orders by
+        // non-decreasing given count can be smallest.
+        let givens = full.map(|stack| ((w.mask >> (3 * stack)) & 0b111).count_ones());
+        for perm in PERMS[nf] {
+            if (1..nf).any(|k| givens[perm[k - 1] as usize] > givens[perm[k] as usize]) {
                 continue;
             }
-            let mut names = node.names;
-            self.code(child.t, child.row, &perm, &mut names);
-            let next = Self::child_node(node, &child, Some(perm), names);
-            self.step(d + 1, &next);
+            let mut next = base;
+            for (k, &i) in perm[..nf].iter().enumerate() {
+                next.place(s + ne + k, full[i as usize]);
+            }
+            self.slots(w, s + ne, next, names, code, sink);
+        }
+    }
+
+    /// Lays out the cells of result stack `s` (a stack of its own) from result column
+    /// `p` on: each cell's empties first, then its named digits by name, then its new
+    /// digits in every order (a digit's columns together), cut where the names differ.
+    #[allow(clippy::too_many_arguments)]
+    fn cells(
+        &mut self,
+        w: &Walk,
+        s: usize,
+        p: usize,
+        cols: Columns,
+        names: Names,
+        code: u64,
+        sink: &mut Sink,
+    ) {
+        let stop = 3 * s + 3;
+        if p == stop {
+            return self.slots(w, s + 1, cols, names, code, sink);
+        }
+        let mut b = p + 1;
+        while b < stop && cols.cuts & (1 << b) == 0 {
+            b += 1;
+        }
+        let n = b - p;
+        // The cell's columns sorted by key (insertion sort of at most three).
+        let mut cell = [0u8; 3];
+        let mut keys = [0u8; 3];
+        for i in 0..n {
+            let c = cols.order[p + i];
+            let k = names.key(w.digits[c as usize]);
+            let mut j = i;
+            while j > 0 && keys[j - 1] > k {
+                cell[j] = cell[j - 1];
+                keys[j] = keys[j - 1];
+                j -= 1;
+            }
+            cell[j] = c;
+            keys[j] = k;
+        }
+        let fresh = keys[..n].iter().filter(|&&k| k == NEW).count();
+        if fresh < 2 {
+            return self.settle(w, s, p, &cell[..n], cols, names, code, sink);
+        }
+        // Two or more new digits: each order names them differently. Columns of one digit
+        // (clashing givens) keep their relative order, so no order is listed twice.
+        let old = n - fresh;
+        'perms: for perm in PERMS[fresh] {
+            let mut order = cell;
+            for (k, &i) in perm[..fresh].iter().enumerate() {
+                order[old + k] = cell[old + i as usize];
+            }
+            for x in old..n {
+                for y in x + 1..n {
+                    let (cx, cy) = (order[x], order[y]);
+                    if w.digits[cx as usize] == w.digits[cy as usize] && cx > cy {
+                        continue 'perms;
+                    }
+                }
+            }
+            self.settle(w, s, p, &order[..n], cols, names, code, sink);
+        }
+    }
+
+    /// Writes `order` as the cell at result columns `p..`, names its digits, cuts it
+    /// where they differ, and goes on with the next cell unless the prefix is pruned.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn settle(
+        &mut self,
+        w: &Walk,
+        s: usize,
+        p: usize,
+        order: &[u8],
+        mut cols: Columns,
+        mut names: Names,
+        mut code: u64,
+        sink: &mut Sink,
+    ) {
+        let mut last = u8::MAX;
+        for (i, &c) in order.iter().enumerate() {
+            let j = p + i;
+            cols.order[j] = c;
+            let name = names.name(w.digits[c as usize]);
+            code |= u64::from(name) << (4 * (8 - j));
+            if i > 0 {
+                if name != last {
+                    cols.cuts |= 1 << j;
+                } else {
+                    cols.cuts &= !(1 << j);
+                }
+            }
+            last = name;
+        }
+        let end = p + order.len();
+        let shift = 4 * (9 - end);
+        if code >> shift > sink.bound >> shift {
+            return;
+        }
+        self.cells(w, s, end, cols, names, code, sink);
+    }
+
+    /// A finished layout of the walk's row: noted, or followed when its code is the
+    /// smallest.
+    #[inline]
+    fn emit(&mut self, w: &Walk, cols: Columns, names: Names, code: u64, sink: &mut Sink) {
+        if sink.follow {
+            if code == sink.bound {
+                let next = Self::child_node(&w.node, &w.child, cols, names);
+                self.step(w.d + 1, &next);
+            }
+        } else {
+            sink.own = sink.own.min(code);
+            sink.bound = sink.bound.min(code);
         }
     }
 }
-
-/// Appends every column permutation that puts the givens of a row with `mask` as far
-/// right as possible: stacks in increasing order of givens (ties in every order), inside
-/// each stack its empty columns (in every order) before its givens (in every order).
-fn push_rightmost_perms(mask: u16, child: &Child, out: &mut Vec<(Child, Shifts)>) {
-    let counts = [0, 1, 2].map(|s| ((mask >> (3 * s)) & 7).count_ones());
-    // Inside-stack orders that keep empties first.
-    let mut inner = [[[0u8; 3]; 6]; 3];
-    let mut inner_n = [0usize; 3];
-    for s in 0..3 {
-        for order in ORDERS {
-            let cols = order.map(|k| 3 * s as u8 + k);
-            let filled = cols.map(|c| mask & (1 << c) != 0);
-            // Non-decreasing: no given before an empty column.
-            if (filled[0] && !filled[1]) || (filled[1] && !filled[2]) {
-                continue;
-            }
-            inner[s][inner_n[s]] = cols;
-            inner_n[s] += 1;
-        }
-    }
-    // `part[s][i][p]`: the shifts of stack `s`'s columns in its `i`-th order when the
-    // stack lands at result stack `p` (zero for the other columns), to be or-ed.
-    let mut part = [[[0u128; 3]; 6]; 3];
-    for s in 0..3 {
-        for (i, cols) in inner[s][..inner_n[s]].iter().enumerate() {
-            for (p, slot) in part[s][i].iter_mut().enumerate() {
-                let mut shifts: Shifts = [0; 16];
-                for (k, &c) in cols.iter().enumerate() {
-                    shifts[c as usize] = 4 * (8 - (3 * p + k) as u8);
-                }
-                *slot = u128::from_le_bytes(shifts);
-            }
-        }
-    }
-    for stacks in ORDERS {
-        let g = stacks.map(|s| counts[s as usize]);
-        if g[0] > g[1] || g[1] > g[2] {
-            continue;
-        }
-        let [a, b, c] = stacks.map(usize::from);
-        for x in &part[a][..inner_n[a]] {
-            for y in &part[b][..inner_n[b]] {
-                let xy = x[0] | y[1];
-                for z in &part[c][..inner_n[c]] {
-                    out.push((*child, (xy | z[2]).to_le_bytes()));
-                }
-            }
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -545,28 +669,17 @@ mod tests {
     }
 
     #[test]
-    fn min_pattern_sorts_stacks_and_pushes_givens_right() {
-        assert_eq!(MIN_PATTERN[0], 0);
-        assert_eq!(MIN_PATTERN[0b1], 0b1);
-        assert_eq!(MIN_PATTERN[0b111_000_000], 0b111);
-        assert_eq!(MIN_PATTERN[0b001_011_000], 0b000_001_011);
-        assert_eq!(MIN_PATTERN[0x1FF], 0x1FF);
-    }
-
-    #[test]
-    fn rightmost_perms_count() {
-        let child = Child::default();
-        let mut out = Vec::new();
-        for (mask, want) in [
-            (0u16, 1296),
-            (1, 144),
-            (0b11, 144),
-            (0b1001, 48),
-            (0x1FF, 1296),
-        ] {
-            out.clear();
-            push_rightmost_perms(mask, &child, &mut out);
-            assert_eq!(out.len(), want, "mask {mask:b}");
-        }
+    fn column_orders_count_cells_and_groups() {
+        assert_eq!(Columns::ANY.orders(), COLUMN_PERMUTATIONS);
+        let mut cols = Columns::ANY;
+        cols.place(0, 1);
+        cols.place(1, 0);
+        cols.place(2, 2);
+        cols.groups = 0b111;
+        cols.cuts |= 0b110_000_010;
+        // {c3} {c4 c5} | {c0 c1 c2} | {c6} {c7} {c8}
+        assert_eq!(cols.orders(), 2 * 6);
+        cols.groups = 0b011;
+        assert_eq!(cols.orders(), 2 * 6 * 2);
     }
 }
