@@ -27,7 +27,7 @@ cargo clippy --release --all-targets -- -D warnings
 RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --quiet
 [ -x target/venv/bin/python ] || python3 -m venv target/venv
 target/venv/bin/pip install -q --disable-pip-version-check "pyspark>=3.5,<5" pytest \
-    numpy pandas pyarrow selenium
+    numpy pandas pyarrow polars duckdb selenium
 PYO3_PYTHON=target/venv/bin/python cargo clippy --release -p sudoku-batch-python -- -D warnings
 target/venv/bin/pip install -q --disable-pip-version-check ./python
-target/venv/bin/python -m pytest -q python/tests tests/spark tests/browser
+target/venv/bin/python -m pytest -q python/tests tests/spark tests/browser tests/readers

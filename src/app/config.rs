@@ -122,12 +122,11 @@ pub(super) fn only_statuses<J: Job>(
     Ok(StatusSet::of(&statuses))
 }
 
-/// The row format an output's name asks for: NDJSON for `.ndjson` and `.jsonl`, else
-/// CSV (the contract).
-/// The row format asked for, else the one the output's name says.
+/// The row format asked for, else the one the output's name says: NDJSON for `.ndjson`
+/// and `.jsonl`, else CSV (the contract; a Parquet output is made from CSV rows).
 pub(super) fn row_format(asked: Option<OutputFormatArg>, output: Option<&Path>) -> OutputFormat {
     match asked {
-        Some(OutputFormatArg::Csv) => OutputFormat::Csv,
+        Some(OutputFormatArg::Csv | OutputFormatArg::Parquet) => OutputFormat::Csv,
         Some(OutputFormatArg::Lines) => OutputFormat::Lines,
         Some(OutputFormatArg::Grid) => OutputFormat::Grid,
         Some(OutputFormatArg::Ndjson) => OutputFormat::Ndjson,
@@ -137,14 +136,34 @@ pub(super) fn row_format(asked: Option<OutputFormatArg>, output: Option<&Path>) 
 }
 
 pub(super) fn format_of_name(output: Option<&Path>) -> OutputFormat {
-    let extension = output
-        .and_then(Path::extension)
-        .and_then(|e| e.to_str())
-        .map(str::to_ascii_lowercase);
-    match extension.as_deref() {
+    match extension(output).as_deref() {
         Some("ndjson" | "jsonl") => OutputFormat::Ndjson,
         _ => OutputFormat::Csv,
     }
+}
+
+/// The output's encoding: Parquet when asked, or when `-o` ends in `.parquet` and no
+/// other format is asked; `typed` is how many leading columns are the run's own.
+pub(super) fn encoding(
+    asked: Option<OutputFormatArg>,
+    output: Option<&Path>,
+    typed: usize,
+) -> Encoding {
+    let parquet = match asked {
+        Some(asked) => asked == OutputFormatArg::Parquet,
+        None => extension(output).as_deref() == Some("parquet"),
+    };
+    match parquet {
+        true => Encoding::Parquet { typed },
+        false => Encoding::Plain,
+    }
+}
+
+fn extension(output: Option<&Path>) -> Option<String> {
+    output
+        .and_then(Path::extension)
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase)
 }
 
 /// True for an input that is neither a regular file nor a directory (a FIFO, a

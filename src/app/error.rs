@@ -137,6 +137,8 @@ pub enum Usage {
     NeedsCsvOrNdjson(&'static str),
     /// `--record-index` with `--shard`: the records before the shard are not read.
     RecordIndexOfShard,
+    /// `--report-line` into a Parquet file, which has no lines.
+    ReportLineOfParquet,
 }
 
 impl std::fmt::Display for Usage {
@@ -185,6 +187,10 @@ impl std::fmt::Display for Usage {
             Usage::NeedsCsvOrNdjson(flag) => write!(
                 f,
                 "{flag} adds to CSV and NDJSON rows only; use --output-format csv or ndjson"
+            ),
+            Usage::ReportLineOfParquet => f.write_str(
+                "--report-line adds a line after the rows, and a Parquet file has no lines; \
+                 use --report FILE for the report",
             ),
             Usage::RecordIndexOfShard => f.write_str(
                 "--record-index with --shard: a shard does not read the records before it, \

@@ -56,7 +56,11 @@ pub(super) fn run_generate(args: &GenerateArgs) -> Result<ExitCode, AppError> {
             .map(|plan| rules.symbols_for(plan.side())),
     };
     output::check_outputs(&[], &named_outputs(&args.out))?;
-    let mut out = Output::open(args.out.output.as_deref())?;
+    let encoding = match args.format {
+        Some(_) => Encoding::Plain,
+        None => encoding(args.output_format, args.out.output.as_deref(), usize::MAX),
+    };
+    let mut out = Output::open_as(args.out.output.as_deref(), encoding)?;
     let (mut report, histogram) = match args.engine {
         EngineArg::Fast => pipeline::run_generate::<Fast>(&generate, &options, &mut out),
         EngineArg::Dlx => pipeline::run_generate::<Dlx>(&generate, &options, &mut out),

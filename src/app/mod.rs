@@ -22,7 +22,7 @@ use crate::input::compressed::{self, Compression};
 use crate::input::{self, Choice, ColumnChoice, Format, InputError};
 use crate::jobs::Generate;
 use crate::jobs::{Canon, Classify, CrossCheck, Grade, Job, Minimize, Solve};
-use crate::output::{self, Output, OutputError};
+use crate::output::{self, Encoding, Output, OutputError};
 use crate::pipeline::{self, Joins, MakeOptions, RunError, RunOptions, Shard};
 use crate::plot::{self, ThreadPoint};
 use crate::puzzle::Shape;

@@ -2,6 +2,8 @@
 //! record through the pipeline.
 
 use super::*;
+use crate::jobs::Columns;
+use crate::rows::COLUMNS;
 
 /// A record job of either engine family: `Solve<E>` for any `E`. What makes adding a
 /// record command one type (the job) and one line (its arm in [`super::run`]).
@@ -83,6 +85,12 @@ pub(super) fn run_job<J: Job>(
             return Err(Usage::NeedsCsvOrNdjson(flag).into());
         }
     }
+    // The run's own columns, typed in a Parquet file; kept input fields come after.
+    let ours = COLUMNS.len() + <J::Extra as Columns>::NAMES.len() + usize::from(args.record_index);
+    let encoding = encoding(args.output_format, args.out.output.as_deref(), ours);
+    if args.report_line && encoding != Encoding::Plain {
+        return Err(Usage::ReportLineOfParquet.into());
+    }
     if args.record_index && options.shard.is_some() {
         return Err(Usage::RecordIndexOfShard.into());
     }
@@ -104,7 +112,7 @@ pub(super) fn run_job<J: Job>(
             .into());
         }
     }
-    let mut out = Output::open(args.out.output.as_deref())?;
+    let mut out = Output::open_as(args.out.output.as_deref(), encoding)?;
     let (mut report, histogram) = match opened {
         Opened::Mapped(bytes) => {
             let run = pipeline::run_file(job, input, &bytes, &options, &mut out)?;

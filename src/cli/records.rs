@@ -92,6 +92,10 @@ pub enum OutputFormatArg {
     Ndjson,
     /// `puzzle solution` per line (`-` for none), the layout of most published corpora.
     Pairs,
+    /// The CSV's columns as a typed Parquet file (`line` and counts as unsigned
+    /// integers, `rating` as a double, `status` dictionary-encoded); `-o NAME.parquet`
+    /// picks it too.
+    Parquet,
 }
 
 /// `I/N` with 1 <= I <= N.

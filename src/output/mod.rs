@@ -3,6 +3,11 @@
 //! `/dev/stdout`) and stdout are written directly, never replaced.
 //!
 //! Temporary files are registered so that an interrupted run (Ctrl-C) removes them.
+//!
+//! An output may also be encoded: [`Encoding::Parquet`] turns the CSV rows written into
+//! it into a Parquet file ([`parquet`]), committed the same way.
+
+pub mod parquet;
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, BufWriter, Write};
@@ -71,7 +76,58 @@ enum Target {
     Stdout(io::Stdout),
     Direct(File),
     Stream(Box<dyn Write + Send>),
-    Atomic { file: File, temp: PathBuf },
+    /// The temporary file of an atomic write.
+    Atomic(File),
+}
+
+/// How the bytes written reach the target.
+enum Sink {
+    /// As they are.
+    Plain(Target),
+    /// CSV rows read back and written as a Parquet file.
+    Parquet(Box<parquet::ParquetRows<Target>>),
+}
+
+/// How an output encodes what is written into it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Encoding {
+    /// Bytes as written.
+    Plain,
+    /// CSV rows (a header first) become a Parquet file; the first `typed` columns are
+    /// typed by name, the rest are text.
+    Parquet {
+        /// How many leading columns are the run's own.
+        typed: usize,
+    },
+}
+
+impl Write for Sink {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match self {
+            Sink::Plain(t) => t.write(buf),
+            Sink::Parquet(p) => p.write(buf),
+        }
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        match self {
+            Sink::Plain(t) => t.flush(),
+            Sink::Parquet(p) => p.flush(),
+        }
+    }
+}
+
+impl Sink {
+    /// Ends an encoding (a Parquet file's footer) and gives the target.
+    fn finish(&mut self) -> io::Result<&mut Target> {
+        match self {
+            Sink::Plain(t) => Ok(t),
+            Sink::Parquet(p) => {
+                p.finish()?;
+                p.inner_mut()
+                    .ok_or_else(|| io::Error::other("Parquet output unfinished"))
+            }
+        }
+    }
 }
 
 impl Write for Target {
@@ -79,22 +135,24 @@ impl Write for Target {
         match self {
             Target::Stdout(s) => s.write(buf),
             Target::Stream(w) => w.write(buf),
-            Target::Direct(f) | Target::Atomic { file: f, .. } => f.write(buf),
+            Target::Direct(f) | Target::Atomic(f) => f.write(buf),
         }
     }
     fn flush(&mut self) -> io::Result<()> {
         match self {
             Target::Stdout(s) => s.flush(),
             Target::Stream(w) => w.flush(),
-            Target::Direct(f) | Target::Atomic { file: f, .. } => f.flush(),
+            Target::Direct(f) | Target::Atomic(f) => f.flush(),
         }
     }
 }
 
 /// A place to write results; call [`Output::finish`] to commit.
 pub struct Output {
-    buffer: BufWriter<Target>,
+    buffer: BufWriter<Sink>,
     path: PathBuf,
+    /// The temporary file renamed into place on success, for a regular file.
+    temp: Option<PathBuf>,
     committed: bool,
 }
 
@@ -113,10 +171,16 @@ impl Write for Output {
 impl Output {
     /// Opens `path` for writing; `None` or `-` means stdout.
     pub fn open(path: Option<&Path>) -> Result<Output, OutputError> {
+        Self::open_as(path, Encoding::Plain)
+    }
+
+    /// Opens `path` for writing in `encoding`; `None` or `-` means stdout.
+    pub fn open_as(path: Option<&Path>, encoding: Encoding) -> Result<Output, OutputError> {
         let create_err = |p: &Path| {
             let p = p.to_path_buf();
             move |source| OutputError::Create { path: p, source }
         };
+        let mut temp_file = None;
         let (target, shown) = match path {
             None => (Target::Stdout(io::stdout()), PathBuf::from("stdout")),
             Some(p) if p == Path::new("-") => {
@@ -150,13 +214,21 @@ impl Output {
                     if let Ok(meta) = existing {
                         let _ = fs::set_permissions(&temp, meta.permissions());
                     }
-                    (Target::Atomic { file, temp }, dest)
+                    temp_file = Some(temp);
+                    (Target::Atomic(file), dest)
                 }
             },
         };
+        let sink = match encoding {
+            Encoding::Plain => Sink::Plain(target),
+            Encoding::Parquet { typed } => {
+                Sink::Parquet(Box::new(parquet::ParquetRows::new(target, typed)))
+            }
+        };
         Ok(Output {
-            buffer: BufWriter::with_capacity(256 * 1024, target),
+            buffer: BufWriter::with_capacity(256 * 1024, sink),
             path: shown,
+            temp: temp_file,
             committed: false,
         })
     }
@@ -165,8 +237,9 @@ impl Output {
     /// `name` is what error messages call it.
     pub fn stream(writer: Box<dyn Write + Send>, name: &str) -> Output {
         Output {
-            buffer: BufWriter::with_capacity(64 * 1024, Target::Stream(writer)),
+            buffer: BufWriter::with_capacity(64 * 1024, Sink::Plain(Target::Stream(writer))),
             path: PathBuf::from(name),
+            temp: None,
             committed: false,
         }
     }
@@ -189,7 +262,9 @@ impl Output {
             source,
         };
         self.buffer.flush().map_err(write_err)?;
-        if let Target::Atomic { file, temp } = self.buffer.get_ref() {
+        let target = self.buffer.get_mut().finish().map_err(write_err)?;
+        target.flush().map_err(write_err)?;
+        if let (Target::Atomic(file), Some(temp)) = (target, &self.temp) {
             file.sync_all().map_err(write_err)?;
             fs::rename(temp, &self.path).map_err(write_err)?;
             unregister(temp);
@@ -201,7 +276,7 @@ impl Output {
 
 impl Drop for Output {
     fn drop(&mut self) {
-        if let Target::Atomic { temp, .. } = self.buffer.get_ref() {
+        if let Some(temp) = &self.temp {
             if !self.committed {
                 let _ = fs::remove_file(temp);
                 unregister(temp);
