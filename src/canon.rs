@@ -71,19 +71,12 @@ impl Canonical {
     }
 }
 
-/// Orders of one, two and three things, by count.
-const PERMS: [&[[u8; 3]]; 4] = [
+/// Orders of one, two and three things, by count (the first `n` entries of each).
+const PERMS: [&[[usize; 3]]; 4] = [
     &[[0, 1, 2]],
     &[[0, 1, 2]],
     &[[0, 1, 2], [1, 0, 2]],
-    &[
-        [0, 1, 2],
-        [0, 2, 1],
-        [1, 0, 2],
-        [1, 2, 0],
-        [2, 0, 1],
-        [2, 1, 0],
-    ],
+    &crate::solver::tables::PERMUTATIONS,
 ];
 
 /// `FACTORIAL[n]` = n!.
@@ -515,12 +508,12 @@ impl Canonicalizer {
         // non-decreasing given count can be smallest.
         let givens = full.map(|stack| ((w.mask >> (3 * stack)) & 0b111).count_ones());
         for perm in PERMS[nf] {
-            if (1..nf).any(|k| givens[perm[k - 1] as usize] > givens[perm[k] as usize]) {
+            if (1..nf).any(|k| givens[perm[k - 1]] > givens[perm[k]]) {
                 continue;
             }
             let mut next = base;
             for (k, &i) in perm[..nf].iter().enumerate() {
-                next.place(s + ne + k, full[i as usize]);
+                next.place(s + ne + k, full[i]);
             }
             self.slots(w, s + ne, next, names, code, sink);
         }
@@ -574,7 +567,7 @@ impl Canonicalizer {
         'perms: for perm in PERMS[fresh] {
             let mut order = cell;
             for (k, &i) in perm[..fresh].iter().enumerate() {
-                order[old + k] = cell[old + i as usize];
+                order[old + k] = cell[old + i];
             }
             for x in old..n {
                 for y in x + 1..n {

@@ -6,19 +6,14 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 use parquet::basic::Type as Physical;
 use parquet::file::reader::{FileReader, SerializedFileReader};
 use parquet::record::Field;
 
 fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_sudoku-batch"))
-        .args(args)
-        .args(["--threads", "2"])
-        .stdin(Stdio::null())
-        .output()
-        .unwrap()
+    common::run_piped(&[args, &["--threads", "2"]].concat(), None)
 }
 
 fn temp(name: &str) -> PathBuf {
