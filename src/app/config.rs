@@ -153,9 +153,10 @@ pub(super) fn encoding(
         Some(asked) => asked == OutputFormatArg::Parquet,
         None => extension(output).as_deref() == Some("parquet"),
     };
-    match parquet {
-        true => Encoding::Parquet { typed },
-        false => Encoding::Plain,
+    if parquet {
+        Encoding::Parquet { typed }
+    } else {
+        Encoding::Plain
     }
 }
 

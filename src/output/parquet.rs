@@ -165,20 +165,9 @@ impl<W: Write + Send> ParquetRows<W> {
             self.record_len += wrote;
             self.ends_len += ended;
             match result {
-                ReadRecordResult::InputEmpty if at_end => {
-                    // Once more with no input: the reader ends a record left open.
-                    let (result, _, wrote, ended) = self.reader.read_record(
-                        &[],
-                        &mut self.record[self.record_len..],
-                        &mut self.ends[self.ends_len..],
-                    );
-                    self.record_len += wrote;
-                    self.ends_len += ended;
-                    if result == ReadRecordResult::Record {
-                        self.take_record()?;
-                    }
-                    break;
-                }
+                // At the end, the next call has no input, which tells the reader to
+                // end a record left open (then `End`).
+                ReadRecordResult::InputEmpty if at_end => {}
                 ReadRecordResult::InputEmpty | ReadRecordResult::End => break,
                 ReadRecordResult::OutputFull => {
                     let len = self.record.len();
@@ -473,6 +462,13 @@ mod tests {
             assert_eq!(rows[1][6], Field::Str("two\nlines".into()));
             assert_eq!(rows[2][6], Field::Null);
         }
+    }
+
+    #[test]
+    fn a_last_row_without_a_line_end_is_read() {
+        let (rows, _) = round_trip(b"line,puzzle\n2,1..\n3,..1", 2, 4, 10);
+        assert_eq!(rows.len(), 2);
+        assert_eq!(rows[1][1], Field::Str("..1".into()));
     }
 
     #[test]
