@@ -20,8 +20,6 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
-use rayon::prelude::*;
-
 use crate::engine::Budget;
 use crate::grid::Grid;
 use crate::input::RecordError;
@@ -156,28 +154,106 @@ where
         extra: Default::default(),
     };
     let mut results = vec![unset; puzzles.len()];
-    // Each batch writes its own slice of `results`: no allocation per record or batch.
-    results
-        .par_chunks_mut(BATCH)
-        .zip(puzzles.par_chunks(BATCH))
-        .for_each(|(results, batch)| {
-            let slot = rayon::current_thread_index().unwrap_or(0) % workers.len();
-            let mut worker = crate::pipeline::lock(&workers[slot]);
-            for (result, text) in results.iter_mut().zip(batch) {
-                if cancel.load(Ordering::Relaxed) {
-                    return;
-                }
-                let parsed = Parsed::of(text.as_ref(), boards);
-                let (answer, reason) = worker.answer(job, parsed.puzzle(), boards);
-                *result = RecordResult {
+    run_puzzles_into(job, workers, puzzles, boards, cancel, &mut results[..]).then_some(results)
+}
+
+/// Where [`run_puzzles_into`] puts each record's result: one slot a puzzle, in a value
+/// that splits into two disjoint parts, so that batches on different threads write
+/// their own parts of the caller's buffers (a slice of [`RecordResult`]s, or flat
+/// columns that a front end hands on as they are).
+pub trait ResultSlots<E>: Send + Sized {
+    /// The number of slots.
+    fn len(&self) -> usize;
+    /// True when there are no slots.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// The slots before `at` and those from it.
+    fn split_at(self, at: usize) -> (Self, Self);
+    /// Puts the result of this part's puzzle `i` in its slot.
+    fn put(&mut self, i: usize, result: RecordResult<E>);
+}
+
+impl<E: Send> ResultSlots<E> for &mut [RecordResult<E>] {
+    fn len(&self) -> usize {
+        <[RecordResult<E>]>::len(self)
+    }
+    fn split_at(self, at: usize) -> (Self, Self) {
+        self.split_at_mut(at)
+    }
+    fn put(&mut self, i: usize, result: RecordResult<E>) {
+        self[i] = result;
+    }
+}
+
+/// [`run_puzzles_until`] writing each result into `slots` (as many as `puzzles`) rather
+/// than a vector of its own: nothing is allocated. Answers false when `cancel` stopped
+/// it, with the slots of the puzzles not run left as they were.
+pub fn run_puzzles_into<J, P, S>(
+    job: &J,
+    workers: &[Mutex<Worker<J>>],
+    puzzles: &[P],
+    boards: &BoardSetup,
+    cancel: &AtomicBool,
+    slots: S,
+) -> bool
+where
+    J: Job,
+    P: AsRef<[u8]> + Sync,
+    S: ResultSlots<J::Extra>,
+{
+    assert_eq!(slots.len(), puzzles.len(), "one slot a puzzle");
+    let run = Run {
+        job,
+        workers,
+        boards,
+        cancel,
+    };
+    run.part(puzzles, slots);
+    !cancel.load(Ordering::Relaxed)
+}
+
+/// What every part of a [`run_puzzles_into`] shares.
+struct Run<'a, J: Job> {
+    job: &'a J,
+    workers: &'a [Mutex<Worker<J>>],
+    boards: &'a BoardSetup,
+    cancel: &'a AtomicBool,
+}
+
+impl<J: Job> Run<'_, J> {
+    /// Halves `puzzles` (and their slots) at a batch boundary until a part is one batch,
+    /// which a worker runs alone.
+    fn part<P: AsRef<[u8]> + Sync, S: ResultSlots<J::Extra>>(&self, puzzles: &[P], slots: S) {
+        if puzzles.len() > BATCH {
+            let mid = (puzzles.len() / 2).div_ceil(BATCH) * BATCH;
+            let (left, right) = slots.split_at(mid);
+            rayon::join(
+                || self.part(&puzzles[..mid], left),
+                || self.part(&puzzles[mid..], right),
+            );
+            return;
+        }
+        let mut slots = slots;
+        let slot = rayon::current_thread_index().unwrap_or(0) % self.workers.len();
+        let mut worker = crate::pipeline::lock(&self.workers[slot]);
+        for (i, text) in puzzles.iter().enumerate() {
+            if self.cancel.load(Ordering::Relaxed) {
+                return;
+            }
+            let parsed = Parsed::of(text.as_ref(), self.boards);
+            let (answer, reason) = worker.answer(self.job, parsed.puzzle(), self.boards);
+            slots.put(
+                i,
+                RecordResult {
                     status: answer.status,
                     solution: answer.solution,
                     reason,
                     extra: answer.extra,
-                };
-            }
-        });
-    (!cancel.load(Ordering::Relaxed)).then_some(results)
+                },
+            );
+        }
+    }
 }
 
 /// Appends the rows for `puzzles` and their `results` (from [`run_puzzles`], read by

@@ -417,7 +417,8 @@ fn pencil_mark_records_allocate_nothing() {
 /// puzzles it holds, grids or variant boards.
 #[test]
 fn in_memory_batches_allocate_nothing_per_record() {
-    use sudoku_batch::batch::{run_puzzles_until, workers};
+    use sudoku_batch::batch::{run_puzzles_into, run_puzzles_until, workers, RecordResult};
+    use sudoku_batch::report::Status;
     use sudoku_batch::variant::{BoardRules, Variant};
     let grids: Vec<Vec<u8>> = puzzles().iter().map(|p| p.to_line().to_vec()).collect();
     let text = std::fs::read_to_string(common::data("variants/solo-diagonal-9x9.txt")).unwrap();
@@ -453,6 +454,30 @@ fn in_memory_batches_allocate_nothing_per_record() {
             "allocations grow with the puzzles: {small} vs {large}"
         );
         assert!(large <= 2, "{large} allocations for one call");
+        // Into the caller's slots (what the Python module's flat columns are): none.
+        let unset = RecordResult {
+            status: Status::Invalid,
+            solution: None,
+            reason: None,
+            extra: (),
+        };
+        let mut slots = vec![unset; many];
+        let into = pool.install(|| {
+            allocations(|| {
+                assert!(run_puzzles_into(
+                    &job,
+                    &kept,
+                    &records[..many],
+                    &rules,
+                    &never,
+                    &mut slots[..]
+                ));
+            })
+        });
+        assert_eq!(into, 0, "{into} allocations into kept slots");
+        let expected =
+            pool.install(|| run_puzzles_until(&job, &kept, &records[..many], &rules, &never));
+        assert_eq!(Some(slots), expected);
     }
 }
 

@@ -32,6 +32,8 @@ pub struct Worker<J: Job> {
     budget: Budget,
     /// Where the chunk's record numbers go (`--record-index`), reused chunk after chunk.
     slots: Vec<Slot>,
+    /// Whether [`Worker::answer`] times each puzzle into the histogram.
+    timed: bool,
 }
 
 impl<J: Job> Worker<J> {
@@ -45,7 +47,15 @@ impl<J: Job> Worker<J> {
             texts: Box::new(([0; MAX_CELLS], [0; MAX_CELLS])),
             budget,
             slots: Vec::new(),
+            timed: true,
         }
+    }
+
+    /// The worker with [`Worker::answer`] not timing puzzles (two clock reads each), for
+    /// a front end that reports no latencies; the histogram stays empty.
+    pub fn untimed(mut self) -> Self {
+        self.timed = false;
+        self
     }
 
     /// The latencies this worker has recorded (nanoseconds per puzzle).
@@ -68,7 +78,8 @@ impl<J: Job> Worker<J> {
             budget: self.budget,
             symbols: boards,
         };
-        answer(on, &mut self.state, &mut self.histogram, puzzle)
+        let histogram = self.timed.then_some(&mut self.histogram);
+        answer(on, &mut self.state, histogram, puzzle)
     }
 }
 
@@ -80,13 +91,13 @@ struct On<'a, J> {
     symbols: &'a BoardSetup,
 }
 
-/// The job's answer for a puzzle (timed) or for why a record is none, with the reason
-/// its row gives.
+/// The job's answer for a puzzle (timed into `histogram` when there is one) or for why
+/// a record is none, with the reason its row gives.
 #[inline]
 fn answer<J: Job>(
     on: On<'_, J>,
     state: &mut J::Worker,
-    histogram: &mut Histogram<u64>,
+    histogram: Option<&mut Histogram<u64>>,
     puzzle: Result<Puzzle<'_>, Reason>,
 ) -> (Answer<J::Extra>, Option<Reason>) {
     let invalid = |reason| {
@@ -106,10 +117,16 @@ fn answer<J: Job>(
     if !on.job.takes().contains(shape) {
         return invalid(Reason::Refused(shape));
     }
-    let start = Instant::now();
-    let answer = on.job.run(state, puzzle);
-    let ns = start.elapsed().as_nanos() as u64;
-    histogram.saturating_record(ns.max(1));
+    let answer = match histogram {
+        Some(histogram) => {
+            let start = Instant::now();
+            let answer = on.job.run(state, puzzle);
+            let ns = start.elapsed().as_nanos() as u64;
+            histogram.saturating_record(ns.max(1));
+            answer
+        }
+        None => on.job.run(state, puzzle),
+    };
     let reason = match (answer.status, answer.problem) {
         (Status::Undecided, _) => Some(Reason::Budget(on.budget.get())),
         (_, None) => None,
@@ -367,6 +384,7 @@ pub fn process_chunk<J: Job>(
         texts,
         budget,
         slots,
+        timed: _,
     } = worker;
     slots.clear();
     let on = || On {
@@ -388,7 +406,7 @@ pub fn process_chunk<J: Job>(
             (None, Ok(_), Some(marks)) => Ok(Puzzle::Marks(marks)),
             (None, Ok(grid), None) => Ok(Puzzle::Grid(grid)),
         };
-        let (answer, reason) = answer(on(), state, histogram, puzzle);
+        let (answer, reason) = answer(on(), state, Some(&mut *histogram), puzzle);
         let index = tally.counts.total();
         let mismatch = match &board {
             None => mismatch(&record, answer.solution.as_ref().and_then(Solution::grid)),
