@@ -6,26 +6,32 @@
 // clippy reports on the generated code as a conversion to the same type.
 #![allow(clippy::useless_conversion)]
 
-use std::path::Path;
+mod slots;
+mod texts;
 
-use numpy::{PyReadonlyArray2, PyUntypedArrayMethods};
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+use numpy::{PyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyKeyboardInterrupt, PyOSError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyList};
+use pyo3::types::PyBytes;
 use rayon::prelude::*;
-use sudoku_batch::batch::{run_puzzles_in, RecordResult};
+use slots::{CanonColumns, Extras, Flat, GradeColumns, NoExtras};
+use sudoku_batch::batch::run_puzzles_into;
 use sudoku_batch::classes::{first_of_each_class, KeyBy};
-use sudoku_batch::engine::{Engine, Fast};
+use sudoku_batch::engine::{Budget, Engine, Fast};
 use sudoku_batch::generate::{Pattern, Spec, Target, MIN_GIVENS};
 use sudoku_batch::grader::Levels;
 use sudoku_batch::input::{open_file, Choice, ColumnChoice};
 use sudoku_batch::jobs::{Canon, Classify, Generate, Grade, Job, MadeRecord, Solve};
 use sudoku_batch::output::Output;
-use sudoku_batch::pipeline::BoardSetup;
 use sudoku_batch::pipeline::{run_file, RunOptions};
-use sudoku_batch::puzzle::Solution;
-use sudoku_batch::report::Status;
+use sudoku_batch::pipeline::{BoardSetup, Worker};
+use sudoku_batch::rows::Reason;
 use sudoku_batch::variant::{BoardRules, Variant, MAX_CELLS};
+use texts::Held;
 
 /// Records run between two checks for Ctrl-C.
 const SLICE: usize = 1 << 16;
@@ -56,31 +62,19 @@ fn pool(py: Python<'_>, threads: Option<usize>) -> PyResult<rayon::ThreadPool> {
 /// What the native functions return: a status code per puzzle (an index into
 /// `STATUS_WORDS`), the solutions as `width` bytes each (81 unless a variant board is
 /// larger; NUL-padded, all NUL when there is none), `width`, and the reasons of the
-/// invalid ones as (index, text) pairs. Flat buffers, so that NumPy wraps them without a
-/// Python object per puzzle.
-type Results = (Py<PyBytes>, Py<PyBytes>, usize, Vec<(usize, String)>);
+/// invalid ones as (index, text) pairs. NumPy arrays over the buffers the workers wrote,
+/// so that there is no Python object and no copy per puzzle.
+type Results = (
+    Py<PyArray1<u8>>,
+    Py<PyArray1<u8>>,
+    usize,
+    Vec<(usize, String)>,
+);
 
-/// `canon`'s own results: the canonical forms, 81 ASCII digits each (81 spaces for a
+/// `canon`'s own results: the canonical forms, 81 ASCII digits each (NUL for a
 /// malformed puzzle, which has none), and the automorphism counts (0 for malformed
 /// puzzles).
-type Forms = Option<(Py<PyBytes>, Vec<u64>)>;
-
-/// Status words by code, as the Python side maps them.
-const STATUS_WORDS: [&str; 6] = [
-    "unique",
-    "multiple",
-    "solved",
-    "unsolvable",
-    "invalid",
-    "undecided",
-];
-
-fn status_code(status: Status) -> u8 {
-    STATUS_WORDS
-        .iter()
-        .position(|w| *w == status.word())
-        .unwrap_or(4) as u8
-}
+type Forms = Option<(Py<PyArray1<u8>>, Py<PyArray1<u64>>)>;
 
 /// How records are read: variant boards by `size`, `variant` and `symbols` as on the
 /// command line (records of 16, 256 or 625 cells are boards without them).
@@ -94,65 +88,88 @@ fn board_setup(
         .map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
+/// The bytes a solution takes among `puzzles`: 81, or the cells of the largest variant
+/// board (a board's text has one byte a cell).
+fn width_of<P: AsRef<[u8]>>(puzzles: &[P], boards: &BoardSetup) -> usize {
+    // Lengths first: a text of at most 81 bytes is not read at all.
+    puzzles
+        .iter()
+        .map(AsRef::as_ref)
+        .filter(|p| p.len() > 81)
+        .map(<[u8]>::trim_ascii)
+        .filter(|t| t.len() > 81 && t.len() <= MAX_CELLS && boards.takes_text(t))
+        .map(<[u8]>::len)
+        .fold(81, usize::max)
+}
+
 /// Runs `job` on `puzzles` slice by slice, the GIL released during each slice and
-/// signals checked between them.
-fn run<J: Job, P: AsRef<[u8]> + Sync>(
+/// signals checked between them, the workers writing straight into flat columns (and
+/// `extra`, the job's own).
+fn run<J: Job, P: AsRef<[u8]> + Sync, X: Extras<J::Extra>>(
     py: Python<'_>,
     job: &J,
     puzzles: &[P],
     threads: Option<usize>,
     boards: &BoardSetup,
-) -> PyResult<Vec<RecordResult<J::Extra>>> {
+    extra: X,
+) -> PyResult<Results> {
     let pool = pool(py, threads)?;
-    let mut all: Vec<RecordResult<J::Extra>> = Vec::with_capacity(puzzles.len());
-    for slice in puzzles.chunks(SLICE) {
-        all.extend(py.allow_threads(|| pool.install(|| run_puzzles_in(job, slice, boards))));
+    let n = puzzles.len();
+    let mut width = width_of(puzzles, boards);
+    // One worker per pool thread, untimed: Python is given no latencies.
+    let workers: Vec<_> = (0..pool.current_num_threads())
+        .map(|_| Mutex::new(Worker::new(job, boards.variant(), Budget::DEFAULT).untimed()))
+        .collect();
+    let mut statuses = vec![0u8; n];
+    let mut solutions = vec![0u8; n * width];
+    let mut slice_reasons: Vec<Option<Reason>> = vec![None; n.min(SLICE)];
+    let mut reasons = Vec::new();
+    let widest = AtomicUsize::new(0);
+    let cancel = AtomicBool::new(false);
+    let (mut status_rest, mut solution_rest) = (&mut statuses[..], &mut solutions[..]);
+    let mut extra_rest = extra;
+    for (k, slice) in puzzles.chunks(SLICE).enumerate() {
+        let len = slice.len();
+        let (status_part, rest) = std::mem::take(&mut status_rest).split_at_mut(len);
+        status_rest = rest;
+        let (solution_part, rest) = std::mem::take(&mut solution_rest).split_at_mut(len * width);
+        solution_rest = rest;
+        let (extra_part, rest) = extra_rest.split_at(len);
+        extra_rest = rest;
+        let flat = Flat {
+            statuses: status_part,
+            solutions: solution_part,
+            width,
+            reasons: &mut slice_reasons[..len],
+            widest: &widest,
+            boards,
+            extra: extra_part,
+        };
+        py.allow_threads(|| {
+            pool.install(|| run_puzzles_into(job, &workers, slice, boards, &cancel, flat))
+        });
+        for (i, reason) in slice_reasons[..len].iter_mut().enumerate() {
+            if let Some(reason) = reason.take() {
+                reasons.push((k * SLICE + i, reason.to_string()));
+            }
+        }
         if py.check_signals().is_err() {
             return Err(PyKeyboardInterrupt::new_err("interrupted"));
         }
     }
-    Ok(all)
-}
-
-/// Flat buffers of statuses and solutions (boards written in `boards`' symbols), and
-/// the reasons of invalid records.
-fn collect<E>(
-    py: Python<'_>,
-    results: &[RecordResult<E>],
-    boards: &BoardSetup,
-) -> PyResult<Results> {
-    let n = results.len();
-    let width = results
-        .iter()
-        .filter_map(|r| r.solution.as_ref().and_then(Solution::board))
-        .map(|b| b.side() * b.side())
-        .fold(81, usize::max);
-    let mut statuses = Vec::with_capacity(n);
-    let mut solutions = vec![0u8; n * width];
-    let mut reasons = Vec::new();
-    let mut text = [0u8; MAX_CELLS];
-    for (i, r) in results.iter().enumerate() {
-        statuses.push(status_code(r.status));
-        let slot = &mut solutions[i * width..(i + 1) * width];
-        match &r.solution {
-            Some(Solution::Grid(s)) => {
-                let mut line = [0u8; 81];
-                s.write_line(&mut line);
-                slot[..81].copy_from_slice(&line);
-            }
-            Some(Solution::Board(b)) => {
-                let written = b.write(boards.symbols(b.side()), &mut text);
-                slot[..written.len()].copy_from_slice(written);
-            }
-            None => {}
+    // As wide as the largest solution written (an unreadable 256-byte text widens
+    // nothing), as NumPy shows it.
+    let written = widest.load(Ordering::Relaxed).max(81);
+    if written < width {
+        for i in 1..n {
+            solutions.copy_within(i * width..i * width + written, i * written);
         }
-        if let Some(reason) = r.reason {
-            reasons.push((i, reason.to_string()));
-        }
+        solutions.truncate(n * written);
+        width = written;
     }
     Ok((
-        PyBytes::new_bound(py, &statuses).unbind(),
-        PyBytes::new_bound(py, &solutions).unbind(),
+        PyArray1::from_vec_bound(py, statuses).unbind(),
+        PyArray1::from_vec_bound(py, solutions).unbind(),
         width,
         reasons,
     ))
@@ -167,73 +184,46 @@ fn by_name<P: AsRef<[u8]> + Sync>(
 ) -> PyResult<(Results, Forms)> {
     match job {
         "solve" => Ok((
-            collect(
-                py,
-                &run(py, &Solve::new(), puzzles, threads, boards)?,
-                boards,
-            )?,
+            run(py, &Solve::new(), puzzles, threads, boards, NoExtras)?,
             None,
         )),
         "classify" => Ok((
-            collect(
-                py,
-                &run(py, &Classify::new(), puzzles, threads, boards)?,
-                boards,
-            )?,
+            run(py, &Classify::new(), puzzles, threads, boards, NoExtras)?,
             None,
         )),
         "canon" => {
-            let results = run(py, &Canon::new(), puzzles, threads, boards)?;
-            let mut forms = vec![b' '; results.len() * 81];
-            let mut automorphisms = Vec::with_capacity(results.len());
-            for (i, r) in results.iter().enumerate() {
-                let canonical = r.extra.canonical;
-                if let Some(c) = &canonical {
-                    forms[i * 81..i * 81 + 81].copy_from_slice(&c.form);
-                }
-                automorphisms.push(canonical.map_or(0, |c| c.automorphisms));
-            }
-            let forms = PyBytes::new_bound(py, &forms).unbind();
-            Ok((collect(py, &results, boards)?, Some((forms, automorphisms))))
+            let mut forms = vec![0u8; puzzles.len() * 81];
+            let mut automorphisms = vec![0u64; puzzles.len()];
+            let columns = CanonColumns {
+                forms: &mut forms,
+                automorphisms: &mut automorphisms,
+            };
+            let base = run(py, &Canon::new(), puzzles, threads, boards, columns)?;
+            let forms = PyArray1::from_vec_bound(py, forms).unbind();
+            let automorphisms = PyArray1::from_vec_bound(py, automorphisms).unbind();
+            Ok((base, Some((forms, automorphisms))))
         }
         other => Err(PyValueError::new_err(format!("unknown job {other:?}"))),
     }
 }
 
-/// Puzzle texts (str or bytes) through `job` ("solve", "classify" or "canon"), variant
-/// boards read by `size`, `variant` and `symbols`.
+/// Puzzle texts through `job` ("solve", "classify" or "canon"), variant boards read by
+/// `size`, `variant` and `symbols`; `puzzles` a list of str or bytes, or an Arrow
+/// column's buffers (see [`Held::of`]), read in place.
 #[pyfunction]
 #[pyo3(signature = (job, puzzles, threads=None, size=None, variant=None, symbols=None))]
 fn run_texts(
     py: Python<'_>,
     job: &str,
-    puzzles: &Bound<'_, PyList>,
+    puzzles: &Bound<'_, PyAny>,
     threads: Option<usize>,
     size: Option<usize>,
     variant: Option<&str>,
     symbols: Option<&str>,
 ) -> PyResult<(Results, Forms)> {
     let boards = board_setup(size, variant, symbols)?;
-    let texts = texts_of(puzzles)?;
-    by_name(py, job, &texts, threads, &boards)
-}
-
-/// The items of a list of str or bytes, as bytes.
-fn texts_of(puzzles: &Bound<'_, PyList>) -> PyResult<Vec<Vec<u8>>> {
-    let mut texts: Vec<Vec<u8>> = Vec::with_capacity(puzzles.len());
-    for (i, item) in puzzles.iter().enumerate() {
-        if let Ok(s) = item.extract::<String>() {
-            texts.push(s.into_bytes());
-        } else if let Ok(b) = item.extract::<Vec<u8>>() {
-            texts.push(b);
-        } else {
-            let kind = item.get_type().name()?.to_string();
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!(
-                "puzzle {i} is a {kind}, not str or bytes"
-            )));
-        }
-    }
-    Ok(texts)
+    let held = Held::of(puzzles)?;
+    by_name(py, job, &held.texts()?, threads, &boards)
 }
 
 /// The text of an (n, 81) uint8 array, 81 bytes a puzzle: the bytes themselves when
@@ -312,12 +302,12 @@ fn firsts<P: AsRef<[u8]> + Sync>(
 #[pyo3(signature = (puzzles, by, threads=None))]
 fn dedupe_texts(
     py: Python<'_>,
-    puzzles: &Bound<'_, PyList>,
+    puzzles: &Bound<'_, PyAny>,
     by: &str,
     threads: Option<usize>,
 ) -> PyResult<Vec<usize>> {
-    let texts = texts_of(puzzles)?;
-    firsts(py, &texts, by, threads)
+    let held = Held::of(puzzles)?;
+    firsts(py, &held.texts()?, by, threads)
 }
 
 /// The index of the first of each class among the puzzles of an (n, 81) array.
@@ -335,29 +325,35 @@ fn dedupe_cells(
     firsts(py, &rows, by, threads)
 }
 
-/// Grades puzzle texts: the classify results plus, per puzzle, a level code (index
-/// into the grader's levels, 255 when not graded) and the rating in tenths.
+/// Grades puzzle texts (as [`run_texts`] takes them): the classify results plus, per
+/// puzzle, a level code (index into the grader's levels, 255 when not graded) and the
+/// rating in tenths (0 when not graded).
 #[pyfunction]
 #[pyo3(signature = (puzzles, threads=None, size=None, variant=None, symbols=None))]
+#[allow(clippy::type_complexity)]
 fn grade_texts(
     py: Python<'_>,
-    puzzles: &Bound<'_, PyList>,
+    puzzles: &Bound<'_, PyAny>,
     threads: Option<usize>,
     size: Option<usize>,
     variant: Option<&str>,
     symbols: Option<&str>,
-) -> PyResult<(Results, Py<PyBytes>, Vec<u16>)> {
+) -> PyResult<(Results, Py<PyArray1<u8>>, Py<PyArray1<u16>>)> {
     let boards = board_setup(size, variant, symbols)?;
-    let puzzles = texts_of(puzzles)?;
-    let results = run(py, &Grade::new(), &puzzles, threads, &boards)?;
-    let mut levels = Vec::with_capacity(results.len());
-    let mut ratings = Vec::with_capacity(results.len());
-    for r in &results {
-        levels.push(r.extra.grade.map_or(255, |g| g.level as u8));
-        ratings.push(r.extra.grade.map_or(0, |g| g.rating));
-    }
-    let base = collect(py, &results, &boards)?;
-    Ok((base, PyBytes::new_bound(py, &levels).unbind(), ratings))
+    let held = Held::of(puzzles)?;
+    let texts = held.texts()?;
+    let mut levels = vec![255u8; texts.len()];
+    let mut ratings = vec![0u16; texts.len()];
+    let columns = GradeColumns {
+        levels: &mut levels,
+        ratings: &mut ratings,
+    };
+    let base = run(py, &Grade::new(), &texts, threads, &boards, columns)?;
+    Ok((
+        base,
+        PyArray1::from_vec_bound(py, levels).unbind(),
+        PyArray1::from_vec_bound(py, ratings).unbind(),
+    ))
 }
 
 /// Makes `count` puzzles (record i from the seed and i only, as the CLI's `generate`);

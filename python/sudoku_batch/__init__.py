@@ -7,7 +7,10 @@
 
 `puzzles` may be a list of str (or bytes), a NumPy array of 81-byte strings (dtype S81,
 read in place) or an (n, 81) uint8 array of cell values (0 = empty), a pandas Series of
-str, or a pyarrow string array. Results are a dict of NumPy arrays keyed `status`
+str, or a pyarrow array of strings. Nothing is copied per puzzle: each str's text, an
+S81 array and an Arrow column's buffers (`string`, `large_string`, binary, chunked or
+dictionary-encoded, sliced or not; pandas' Arrow-backed strings too) are read where
+they are, and a null is read as "" (`invalid`). Results are a dict of NumPy arrays keyed `status`
 (str), `solution` (ASCII strings, dtype S81, empty when there is none; use
 `.astype(str)` for text) and `reason` (str, empty unless invalid), one entry per puzzle
 in input order (or a pyarrow Table with
@@ -40,10 +43,6 @@ _STATUS_WORDS = np.array(["unique", "multiple", "solved", "unsolvable", "invalid
                           "undecided"], dtype="U10")
 
 
-def status_has_no_solution(status):
-    return (status == "unsolvable") | (status == "invalid")
-
-
 def _check_threads(threads):
     if threads is not None and (not isinstance(threads, int) or not 1 <= threads <= 1024):
         raise ValueError(f"threads must be an int from 1 to 1024, not {threads!r}")
@@ -71,16 +70,57 @@ def _dispatch(puzzles, on_texts, on_cells):
         if kind in "iuf":
             raise TypeError(f"puzzles are numbers (dtype {puzzles.dtype}), which have lost "
                             f"the leading zeros of empty cells: {_INTEGER_FIX}")
+        if getattr(getattr(puzzles, "dtype", None), "storage", None) == "pyarrow":
+            # Arrow-backed strings: the column's own buffers, read in place.
+            import pyarrow as pa
+            return on_texts(_arrow_chunks(pa.array(puzzles)))
         return on_texts([p if isinstance(p, (str, bytes)) else str(p)
                          for p in puzzles.tolist()])
     if type(puzzles).__module__.startswith("pyarrow"):
-        return on_texts([p if p is not None else "" for p in puzzles.to_pylist()])
-    if isinstance(puzzles, (list, tuple)):
+        return on_texts(_arrow_chunks(puzzles))
+    if isinstance(puzzles, list):
+        return on_texts(puzzles)
+    if isinstance(puzzles, tuple):
         return on_texts(list(puzzles))
     if isinstance(puzzles, (str, bytes)):
         raise TypeError("puzzles must be a collection of puzzles, not a single str; "
                         "wrap it in a list")
     raise TypeError(f"unsupported puzzles type {type(puzzles).__name__}")
+
+
+def _arrow_chunks(column):
+    """A pyarrow Array or ChunkedArray of strings as the native side reads it in place:
+    a tuple of chunks, each (offsets, data, validity, bit) over the chunk's own buffers
+    (null rows are read as "", so `invalid`)."""
+    import pyarrow as pa
+    chunks = column.chunks if isinstance(column, pa.ChunkedArray) else [column]
+    parts = []
+    for chunk in chunks:
+        if pa.types.is_dictionary(chunk.type):
+            chunk = chunk.dictionary_decode()
+        kind = chunk.type
+        if pa.types.is_integer(kind) or pa.types.is_floating(kind):
+            raise TypeError(f"puzzles are numbers (type {kind}), which have lost the "
+                            f"leading zeros of empty cells: {_INTEGER_FIX}")
+        if pa.types.is_string(kind) or pa.types.is_binary(kind):
+            width = np.int32
+        elif pa.types.is_large_string(kind) or pa.types.is_large_binary(kind):
+            width = np.int64
+        else:
+            try:
+                chunk = chunk.cast(pa.large_string())
+            except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as e:
+                raise TypeError(f"puzzles of Arrow type {kind} are not text: {e}") from None
+            width = np.int64
+        n = len(chunk)
+        validity, offsets, data = chunk.buffers()[:3]
+        offsets = (np.frombuffer(offsets, dtype=width)[chunk.offset:chunk.offset + n + 1]
+                   if n else np.zeros(1, dtype=width))
+        data = np.frombuffer(data, dtype=np.uint8) if data is not None else np.zeros(0, np.uint8)
+        validity = (np.frombuffer(validity, dtype=np.uint8)
+                    if validity is not None and chunk.null_count else None)
+        parts.append((offsets, data, validity, chunk.offset))
+    return tuple(parts)
 
 
 def _native_run(job, puzzles, threads, rules=(None, None, None)):
@@ -125,13 +165,12 @@ def _cell_texts(cells, ascii):
 
 def _result(codes, solutions, width, reasons):
     n = len(codes)
-    status = _STATUS_WORDS[np.frombuffer(codes, dtype=np.uint8)]
-    # ASCII bytes, taken as they come from the native buffer (a str array would cost
-    # more than the solving): `.astype(str)` when text is wanted. Records without a
-    # solution (an `undecided` one shows it only if it found one) come NUL-filled,
-    # which NumPy reads as empty.
-    solution = np.frombuffer(solutions, dtype=f"S{width}").copy()
-    solution[status_has_no_solution(status)] = b""
+    status = _STATUS_WORDS[codes]
+    # ASCII bytes, the native buffer itself (a str array would cost more than the
+    # solving): `.astype(str)` when text is wanted. Records without a solution (an
+    # `undecided` one shows it only if it found one) come NUL-filled, which NumPy reads
+    # as empty.
+    solution = solutions.view(f"S{width}")
     reason = np.full(n, "", dtype=object)
     for i, text in reasons:
         reason[i] = text
@@ -146,10 +185,7 @@ def canonical(puzzles, threads=None):
     for malformed puzzles). The same forms as `sudoku-batch canon`."""
     out, (forms, automorphisms) = _native_run("canon", puzzles, threads)
     result = _result(*out)
-    automorphisms = np.array(automorphisms, dtype=np.uint64)
-    forms = np.frombuffer(forms, dtype="S81").copy()
-    forms[automorphisms == 0] = b""
-    result["canonical"] = forms
+    result["canonical"] = forms.view("S81")
     result["automorphisms"] = automorphisms
     return result
 
@@ -195,7 +231,7 @@ def grade(puzzles, threads=None, size=None, variant=None, symbols=None):
         texts, threads, size, variant, symbols)
     result = _result(codes, solutions, width, reasons)
     result["difficulty"] = _levels(levels)
-    result["rating"] = np.array(ratings, dtype=np.float64) / 10.0
+    result["rating"] = ratings.astype(np.float64) / 10.0
     return result
 
 

@@ -280,3 +280,58 @@ def test_board_rules_are_checked_and_refusals_named():
     assert got["status"][0] == "invalid" and "boards" in got["reason"][0]
     # Classic 9x9 results keep their 81-byte dtype.
     assert sudoku_batch.classify(["." * 81])["solution"].dtype == np.dtype("S81")
+
+
+def test_arrow_columns_are_read_in_place_whatever_their_layout():
+    import pandas as pd
+    import pyarrow as pa
+    rows = cli_rows("magictour-top1465.txt")[:300]
+    puzzles = [r["puzzle"] for r in rows]
+    want = sudoku_batch.classify(puzzles)
+    # A slice (non-zero offset), nulls (read as "", so invalid), large_string, binary,
+    # dictionary-encoded, chunked, and pandas' Arrow-backed strings.
+    with_nulls = [None if i % 7 == 3 else p for i, p in enumerate(puzzles)]
+    cases = [
+        ("slice", pa.array(["junk"] * 5 + puzzles)[5:], puzzles),
+        ("nulls", pa.array(with_nulls), [p or "" for p in with_nulls]),
+        ("sliced nulls", pa.array(["x"] * 3 + with_nulls)[3:], [p or "" for p in with_nulls]),
+        ("large", pa.array(puzzles, type=pa.large_string()), puzzles),
+        ("binary", pa.array([p.encode() for p in puzzles], type=pa.binary()), puzzles),
+        ("dictionary", pa.array(puzzles).dictionary_encode(), puzzles),
+        ("chunked", pa.chunked_array([puzzles[:100], puzzles[100:250], puzzles[250:]]),
+         puzzles),
+        ("pandas arrow", pd.Series(puzzles, dtype="string[pyarrow]"), puzzles),
+    ]
+    for kind, column, texts in cases:
+        got = sudoku_batch.classify(column, threads=2)
+        plain = sudoku_batch.classify(texts, threads=2)
+        assert len(got["status"]) == len(texts), kind
+        for key in ("status", "solution", "reason"):
+            assert list(got[key]) == list(plain[key]), (kind, key)
+    assert list(sudoku_batch.classify(cases[0][1])["status"]) == list(want["status"])
+    nulls = sudoku_batch.classify(cases[1][1])
+    assert nulls["status"][3] == "invalid" and nulls["reason"][3] == "no puzzle on the line"
+    assert sudoku_batch.classify(pa.array([], type=pa.string()))["status"].size == 0
+    with pytest.raises(TypeError, match="dtype=str"):
+        sudoku_batch.classify(pa.array([43002090, 400]))
+    got = sudoku_batch.canonical(cases[6][1])
+    assert list(got["canonical"]) == list(sudoku_batch.canonical(puzzles)["canonical"])
+    assert list(sudoku_batch.dedupe(cases[3][1])) == list(sudoku_batch.dedupe(puzzles))
+    assert list(sudoku_batch.grade(cases[0][1][:20])["rating"]) == list(
+        sudoku_batch.grade(puzzles[:20])["rating"])
+
+
+def test_results_are_as_wide_as_the_largest_solution_and_writable():
+    board = cli_board_rows("classify", "variants/solo-16x16.txt")[0]["puzzle"]
+    classic = cli_rows("magictour-top1465.txt")[0]["puzzle"]
+    # A 256-byte text that is no board widens nothing; a 16x16 board widens to S256.
+    assert sudoku_batch.classify([classic, "x" * 256])["solution"].dtype == np.dtype("S81")
+    mixed = sudoku_batch.classify([classic, board, "x" * 625])
+    assert mixed["solution"].dtype == np.dtype("S256")
+    assert len(mixed["solution"][1]) == 256 and len(mixed["solution"][0]) == 81
+    assert list(mixed["status"]) == ["unique", "unique", "invalid"]
+    # The arrays are the caller's own, as NumPy arrays usually are.
+    mixed["solution"][0] = b""
+    mixed["status"][0] = "unsolvable"
+    with pytest.raises(ValueError, match="surrogate"):
+        sudoku_batch.classify(["\ud800" * 81])
