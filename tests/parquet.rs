@@ -171,10 +171,6 @@ fn unreadable_files_and_unusable_columns_fail_naming_the_file() {
             vec!["classify", &path, "--keep-columns"],
             "a Parquet file's other columns are not read",
         ),
-        (
-            vec!["classify", &path, "--shard", "1/2"],
-            "is Parquet, read as a stream",
-        ),
     ] {
         let mut all = args.clone();
         all.extend(["-o", out]);
@@ -192,4 +188,130 @@ fn unreadable_files_and_unusable_columns_fail_naming_the_file() {
         .unwrap();
     assert_eq!(result.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&result.stderr).contains("a Parquet file is read from a file"));
+}
+
+/// `lines` (`puzzle solution` or `puzzle`) written as a Parquet file of row groups of
+/// `group` rows and data pages of `page` rows, snappy, with an optional solution column
+/// (null where a line has none) when a line has a solution.
+fn write_pages(path: &std::path::Path, lines: &[&str], group: usize, page: usize) {
+    let solved = lines.iter().any(|l| l.contains(' '));
+    use parquet::basic::Compression;
+    use parquet::data_type::{ByteArray, ByteArrayType};
+    use parquet::file::properties::WriterProperties;
+    use parquet::file::writer::SerializedFileWriter;
+    use parquet::schema::parser::parse_message_type;
+    use std::sync::Arc;
+    let schema = parse_message_type(if solved {
+        "message m { required binary puzzle (UTF8); optional binary solution (UTF8); }"
+    } else {
+        "message m { required binary puzzle (UTF8); }"
+    })
+    .unwrap();
+    let properties = WriterProperties::builder()
+        .set_data_page_row_count_limit(page)
+        .set_write_batch_size(page.min(64))
+        .set_dictionary_enabled(false)
+        .set_compression(Compression::SNAPPY)
+        .build();
+    let file = std::fs::File::create(path).unwrap();
+    let mut writer =
+        SerializedFileWriter::new(file, Arc::new(schema), Arc::new(properties)).unwrap();
+    for rows in lines.chunks(group) {
+        let mut row_group = writer.next_row_group().unwrap();
+        let puzzles: Vec<ByteArray> = rows
+            .iter()
+            .map(|l| ByteArray::from(l.split(' ').next().unwrap()))
+            .collect();
+        let mut column = row_group.next_column().unwrap().unwrap();
+        column
+            .typed::<ByteArrayType>()
+            .write_batch(&puzzles, None, None)
+            .unwrap();
+        column.close().unwrap();
+        if !solved {
+            row_group.close().unwrap();
+            continue;
+        }
+        let solutions: Vec<ByteArray> = rows
+            .iter()
+            .filter_map(|l| l.split(' ').nth(1))
+            .map(ByteArray::from)
+            .collect();
+        let defs: Vec<i16> = rows.iter().map(|l| i16::from(l.contains(' '))).collect();
+        let mut column = row_group.next_column().unwrap().unwrap();
+        column
+            .typed::<ByteArrayType>()
+            .write_batch(&solutions, Some(&defs), None)
+            .unwrap();
+        column.close().unwrap();
+        row_group.close().unwrap();
+    }
+    writer.close().unwrap();
+}
+
+#[test]
+fn row_groups_and_pages_are_shared_out_and_give_the_rows_in_order() {
+    let dir = tempfile::tempdir().unwrap();
+    // Puzzles with their solutions (the easy set's lines) and puzzles without (Royle's),
+    // and puzzles alone, each with a malformed row, enough for several pieces of many
+    // pages in one row group (8,192 rows a piece at least, 32,768 with solutions).
+    let solved =
+        std::fs::read_to_string(common::data("sudoku-exchange-easy-with-solutions.txt")).unwrap();
+    let royle = std::fs::read_to_string(common::data("royle-17-clue.txt")).unwrap();
+    let mut mixed: Vec<&str> = solved.lines().collect();
+    mixed.extend(royle.lines());
+    mixed.insert(700, "12x");
+    let mut alone: Vec<&str> = royle.lines().take(20_000).collect();
+    alone.insert(9000, "12x");
+    for (lines, name) in [(mixed, "mixed"), (alone, "alone")] {
+        let text = lines.join("\n") + "\n";
+        let want = classify_text(&dir, &text);
+        assert_eq!(want.len(), lines.len());
+        // One row group of many pages; many row groups of a few pages; one page a group.
+        for (group, page) in [(lines.len(), 500), (4096, 1000), (300, 300)] {
+            let path = dir.path().join(format!("{name}-{group}-{page}.parquet"));
+            write_pages(&path, &lines, group, page);
+            let path = path.to_str().unwrap();
+            let got = classify(path);
+            assert_eq!(got.len(), want.len(), "{name} {group}/{page}");
+            for (g, w) in got.iter().zip(&want) {
+                assert_eq!(g, w, "{name} {group}/{page}");
+            }
+            // Shards by row group: in order, together the whole, each row once.
+            let mut joined = String::new();
+            let groups = lines.len().div_ceil(group);
+            for index in 1..=3 {
+                let shard = format!("{index}/3");
+                let out = run(&["classify", path, "-q", "--shard", &shard, "--no-header"]);
+                assert!(
+                    out.status.success(),
+                    "{}",
+                    String::from_utf8_lossy(&out.stderr)
+                );
+                let part = String::from_utf8(out.stdout).unwrap();
+                // Whole row groups each: shard 1 of a one-group file holds none.
+                let first_group = groups * (index - 1) / 3;
+                let first = part
+                    .lines()
+                    .next()
+                    .map(|l| l.split(',').next().unwrap().to_string());
+                if groups * index / 3 > first_group {
+                    assert_eq!(
+                        first,
+                        Some((first_group * group + 1).to_string()),
+                        "{shard}"
+                    );
+                } else {
+                    assert_eq!(first, None, "{shard}");
+                }
+                joined.push_str(&part);
+            }
+            let header = "line,puzzle,solution,status,reason,mismatch\n";
+            assert_eq!(
+                rows((header.to_string() + &joined).as_bytes()),
+                want,
+                "{name} {group}/{page}"
+            );
+        }
+    }
 }

@@ -734,3 +734,66 @@ fn split_allocates_nothing_per_record() {
         "1,000 records: {small}, 12,000: {large}"
     );
 }
+
+/// Parquet pieces: the allocations of decoding one grow with its pages (each page is
+/// decompressed into a buffer of its own) and never with its rows.
+#[test]
+fn parquet_pieces_allocate_per_page_not_per_row() {
+    use bytes::Bytes;
+    use parquet::data_type::{ByteArray, ByteArrayType};
+    use parquet::file::properties::WriterProperties;
+    use parquet::file::writer::SerializedFileWriter;
+    use parquet::schema::parser::parse_message_type;
+    use std::sync::Arc;
+    use sudoku_batch::input::parquet::{open_from, Scratch};
+    let grids: Vec<ByteArray> = puzzles()
+        .iter()
+        .map(|p| ByteArray::from(p.to_line().to_vec()))
+        .collect();
+    // One page a row group, of 1,000 rows or of 8,000.
+    let costs: Vec<u64> = [1_000, 8_000]
+        .into_iter()
+        .map(|rows| {
+            let schema =
+                parse_message_type("message m { required binary puzzle (UTF8); }").unwrap();
+            let properties = WriterProperties::builder()
+                .set_data_page_row_count_limit(rows)
+                .set_data_page_size_limit(1 << 30)
+                .set_dictionary_enabled(false)
+                .build();
+            let mut bytes = Vec::new();
+            let mut writer =
+                SerializedFileWriter::new(&mut bytes, Arc::new(schema), Arc::new(properties))
+                    .unwrap();
+            let mut group = writer.next_row_group().unwrap();
+            let mut column = group.next_column().unwrap().unwrap();
+            column
+                .typed::<ByteArrayType>()
+                .write_batch(&grids[..rows], None, None)
+                .unwrap();
+            column.close().unwrap();
+            group.close().unwrap();
+            writer.close().unwrap();
+            let file = open_from(Bytes::from(bytes), &ColumnChoice::Auto).unwrap();
+            let pieces = file.pieces(None).unwrap();
+            assert_eq!(pieces.len(), 1);
+            let mut scratch = Scratch::default();
+            let mut lines = 0;
+            // Once to size the scratch buffers, then counted.
+            file.decode(&pieces[0], 1 << 20, &mut scratch, |_| {})
+                .unwrap();
+            let n = allocations(|| {
+                file.decode(&pieces[0], 1 << 20, &mut scratch, |_| lines += 1)
+                    .unwrap()
+            });
+            assert!(lines >= 1);
+            n
+        })
+        .collect();
+    // The page's own buffers are counted: the counter is on.
+    assert!(costs[0] > 0, "{costs:?}");
+    assert!(
+        costs[1] <= costs[0] + 2,
+        "allocations grow with the rows: {costs:?}"
+    );
+}

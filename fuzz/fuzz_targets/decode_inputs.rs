@@ -29,11 +29,14 @@ fuzz_target!(|data: &[u8]| {
     }
     if data.starts_with(parquet::MAGIC) {
         let bytes = bytes::Bytes::from(data.to_vec());
-        if let Ok(mut opened) = parquet::open_from(bytes, &ColumnChoice::Auto) {
+        if let Ok(file) = parquet::open_from(bytes, &ColumnChoice::Auto) {
             let mut text = Vec::new();
-            let _ = (&mut opened.lines).take(64 << 20).read_to_end(&mut text);
-            // Every line is one row: no value may add a line end of its own.
-            assert!(text.split(|&b| b == b'\n').all(|line| !line.contains(&b'\r')));
+            if file.read_all(&mut text).is_ok() {
+                // Every line is one row: no value may add a line end of its own.
+                assert!(text.split(|&b| b == b'\n').all(|line| !line.contains(&b'\r')));
+                let rows: usize = file.pieces(None).unwrap().iter().map(|p| p.rows).sum();
+                assert_eq!(text.iter().filter(|&&b| b == b'\n').count(), rows);
+            }
         }
     }
 });

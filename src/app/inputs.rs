@@ -7,6 +7,8 @@ use super::*;
 pub(super) enum Opened {
     /// A plain regular file, mapped (or read whole with `--no-mmap`).
     Mapped(input::InputBytes),
+    /// A Parquet file, mapped, its pieces decoded by the workers.
+    Parquet(input::parquet::ParquetFile),
     /// Stdin, a FIFO or other special file, a compressed file or a NumPy array: read
     /// in blocks.
     Stream {
@@ -14,9 +16,6 @@ pub(super) enum Opened {
         reader: Reader,
         /// What was found beyond plain text (`gzip`, `NumPy`), for the summary.
         found: Vec<&'static str>,
-        /// How the file was read, when the stream's own layout does not say it (the
-        /// columns of a Parquet file).
-        described: Option<String>,
     },
 }
 
@@ -70,17 +69,13 @@ pub(super) fn open_input(
             let reader: Reader = match compression {
                 None if head.starts_with(input::npy::MAGIC) => Box::new(file()?),
                 None if head.starts_with(input::parquet::MAGIC) => {
-                    let opened = input::parquet::open(input, column).map_err(|source| {
+                    let file = input::parquet::open(input, column).map_err(|source| {
                         AppError::Parquet {
                             path: input.to_path_buf(),
                             source,
                         }
                     })?;
-                    return Ok(Opened::Stream {
-                        reader: Box::new(opened.lines),
-                        found: vec!["Parquet"],
-                        described: Some(opened.described),
-                    });
+                    return Ok(Opened::Parquet(file));
                 }
                 None => return Ok(Opened::Mapped(input::open_file(input, no_mmap)?)),
                 Some(Compression::Zip) => {
@@ -108,11 +103,7 @@ pub(super) fn open_input(
     } else {
         Box::new(whole)
     };
-    Ok(Opened::Stream {
-        reader,
-        found,
-        described: None,
-    })
+    Ok(Opened::Stream { reader, found })
 }
 
 /// A run's report naming its input (and what it was found to be beyond plain text).
@@ -167,6 +158,14 @@ pub(super) fn read_input(path: &Path, no_mmap: bool) -> Result<input::InputBytes
                     path: path.to_path_buf(),
                     source,
                 })?;
+            Ok(input::InputBytes::Read(bytes))
+        }
+        Opened::Parquet(file) => {
+            let mut bytes = Vec::new();
+            file.read_all(&mut bytes).map_err(|source| InputError::Io {
+                path: path.to_path_buf(),
+                source,
+            })?;
             Ok(input::InputBytes::Read(bytes))
         }
     }

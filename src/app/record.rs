@@ -100,6 +100,22 @@ pub(super) fn run_job<J: Job>(
     output::check_outputs(&[(input, "the input")], &named_outputs(&args.out))?;
     // Open the input before the output, so a bad input leaves no output file behind.
     let opened = open_input(input, *no_mmap, member.as_deref(), &options.input.column)?;
+    // A Parquet file's chosen columns come as lines, a row each: its row groups
+    // (those of the shard) are cut into pieces, their page headers read, before the
+    // output is opened.
+    let pieces = match &opened {
+        Opened::Parquet(file) => {
+            if options.joins.keep_columns {
+                return Err(Usage::KeepColumnsOfParquet.into());
+            }
+            let shard = options.shard.map(|s| (s.index, s.count));
+            file.pieces(shard).map_err(|source| InputError::Io {
+                path: input.to_path_buf(),
+                source,
+            })?
+        }
+        _ => Vec::new(),
+    };
     if options.shard.is_some() {
         if let Opened::Stream { found, .. } = &opened {
             return Err(match found.first() {
@@ -118,36 +134,15 @@ pub(super) fn run_job<J: Job>(
             let run = pipeline::run_file(job, input, &bytes, &options, &mut out)?;
             report_input(run, input, &[])
         }
-        Opened::Stream {
-            reader,
-            found,
-            described: None,
-        } => {
+        Opened::Stream { reader, found } => {
             let run = pipeline::run_stream(job, reader, &options, &mut out)
                 .map_err(|e| named_stream_error(e, input))?;
             report_input(run, input, &found)
         }
-        Opened::Stream {
-            reader,
-            found,
-            described: Some(described),
-        } => {
-            // A Parquet file's chosen columns come as lines, a row each.
-            if options.joins.keep_columns {
-                return Err(Usage::KeepColumnsOfParquet.into());
-            }
-            let lines = RunOptions {
-                input: Choice {
-                    format: Some(Format::Lines),
-                    ..Choice::default()
-                },
-                ..options.clone()
-            };
-            let run = pipeline::run_stream(job, reader, &lines, &mut out)
+        Opened::Parquet(file) => {
+            let run = pipeline::run_parquet(job, &file, &pieces, &options, &mut out)
                 .map_err(|e| named_stream_error(e, input))?;
-            let (mut report, histogram) = report_input(run, input, &found);
-            report.layout = described;
-            (report, histogram)
+            report_input(run, input, &["Parquet"])
         }
     };
     if let Some(shard) = options.shard {

@@ -181,7 +181,8 @@ pub struct RunArgs {
     #[arg(help_heading = "Output", long, value_enum)]
     pub output_format: Option<OutputFormatArg>,
     /// Only the records starting in the I-th of N equal byte ranges of the file (cut at
-    /// record boundaries); line numbers stay those of the whole file.
+    /// record boundaries; of a Parquet file, the I-th N-th of its row groups); line
+    /// numbers stay those of the whole file.
     #[arg(help_heading = "Distribution", long, value_name = "I/N", value_parser = parse_shard)]
     pub shard: Option<(u32, u32)>,
     /// Write no header, so that parts' outputs concatenate to the whole's.

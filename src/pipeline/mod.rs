@@ -29,6 +29,7 @@ use hdrhistogram::Histogram;
 use rayon::ThreadPool;
 
 use crate::engine::{Budget, Engine};
+use crate::input::parquet::{ParquetFile, Piece, Scratch, Segment};
 use crate::input::{detect_layout_as, Choice, Format, InputBytes, InputError, Layout};
 use crate::jobs::{Columns, Generate, GenerateError, Generated, Job, MadeRecord};
 use crate::output::{Output, OutputError};
@@ -235,6 +236,117 @@ fn run_source<J: Job, R: Read>(
     total_bytes: Option<u64>,
     started: Instant,
 ) -> Result<(RunReport, Histogram<u64>), RunError> {
+    let progress = total_bytes
+        .filter(|_| options.progress)
+        .map(|total| (total, Unit::Bytes));
+    run_work(
+        job,
+        layout,
+        options,
+        output,
+        (progress, started),
+        || match source.next_chunk() {
+            Ok(Some(chunk)) => {
+                let len = chunk.bytes.as_slice().len() as u64;
+                Ok(Some((chunk, len)))
+            }
+            Ok(None) => Ok(None),
+            Err(source) => Err(InputError::Io {
+                path: "-".into(),
+                source,
+            }
+            .into()),
+        },
+        |chunk: Chunk<'_>, setup, worker, out, tally| {
+            let bytes = chunk.bytes.as_slice();
+            match chunk.too_long {
+                None => process_chunk(setup, bytes, chunk.first_line, worker, out, tally),
+                Some(length) => too_long_row(setup, bytes, chunk.first_line, length, out, tally),
+            }
+            Ok(())
+        },
+    )
+}
+
+/// Runs `job` over the pieces of a Parquet file (from [`ParquetFile::pieces`]), each
+/// decoded by the worker that processes it, so that decoding runs on every worker;
+/// `line` is the row number.
+pub fn run_parquet<J: Job>(
+    job: &J,
+    file: &ParquetFile,
+    pieces: &[Piece],
+    options: &RunOptions,
+    output: &mut Output,
+) -> Result<(RunReport, Histogram<u64>), RunError> {
+    let started = Instant::now();
+    let lines = Choice {
+        format: Some(Format::Lines),
+        ..Choice::default()
+    };
+    let mut layout = detect_layout_as(b"", &lines)?;
+    layout.max_record = options.max_record;
+    let threads = options
+        .pool
+        .as_deref()
+        .map_or(options.threads, ThreadPool::current_num_threads)
+        .max(1);
+    let scratch: Vec<Mutex<Scratch>> = (0..threads).map(|_| Mutex::default()).collect();
+    let total: u64 = pieces.iter().map(|p| p.rows as u64).sum();
+    let progress = options.progress.then_some((total, Unit::Records));
+    let mut next = pieces.iter();
+    let (mut report, histogram) = run_work(
+        job,
+        &layout,
+        options,
+        output,
+        (progress, started),
+        || Ok(next.next().map(|piece| (piece, piece.rows as u64))),
+        |piece: &Piece, setup, worker, out, tally| {
+            let slot = rayon::current_thread_index().unwrap_or(0) % scratch.len();
+            let mut scratch = lock(&scratch[slot]);
+            file.decode(
+                piece,
+                setup.layout.max_record,
+                &mut scratch,
+                |segment| match segment {
+                    Segment::Lines { bytes, first_row } if !bytes.is_empty() => {
+                        process_chunk(setup, bytes, first_row, worker, out, tally)
+                    }
+                    Segment::Lines { .. } => {}
+                    Segment::TooLong { echo, row, length } => {
+                        too_long_row(setup, echo, row, length, out, tally)
+                    }
+                },
+            )
+            .map_err(|source| {
+                RunError::Input(InputError::Io {
+                    path: "-".into(),
+                    source,
+                })
+            })
+        },
+    )?;
+    report.layout = file.described.clone();
+    Ok((report, histogram))
+}
+
+/// Runs a record job over work items from `next` (with the amount of progress each
+/// makes), each turned into rows by `process` on a worker.
+fn run_work<J, W, N, P>(
+    job: &J,
+    layout: &Layout,
+    options: &RunOptions,
+    output: &mut Output,
+    (progress, started): (Option<(u64, Unit)>, Instant),
+    mut next: N,
+    process: P,
+) -> Result<(RunReport, Histogram<u64>), RunError>
+where
+    J: Job,
+    W: Send,
+    N: FnMut() -> Result<Option<(W, u64)>, RunError>,
+    P: Fn(W, Setup<'_, J>, &mut Worker<J>, &mut Vec<u8>, &mut Tally) -> Result<(), RunError> + Sync,
+{
     let pool = options.pool.as_deref();
     let threads = pool
         .map_or(options.threads, ThreadPool::current_num_threads)
@@ -257,34 +369,20 @@ fn run_source<J: Job, R: Read>(
     if options.header {
         rows.header::<J::Extra>(&mut header);
     }
-    let progress = total_bytes
-        .filter(|_| options.progress)
-        .map(|total| (total, Unit::Bytes));
     let driven = drive(
         (&workers, pool),
         &rows,
         &header,
         output,
         progress,
-        || match source.next_chunk() {
-            _ if cancelled() => Err(RunError::Cancelled),
-            Ok(Some(chunk)) => {
-                let len = chunk.bytes.as_slice().len() as u64;
-                Ok(Some((chunk, len)))
+        || {
+            if cancelled() {
+                return Err(RunError::Cancelled);
             }
-            Ok(None) => Ok(None),
-            Err(source) => Err(InputError::Io {
-                path: "-".into(),
-                source,
-            }
-            .into()),
+            next()
         },
-        |chunk: Chunk<'_>, worker: &mut Worker<J>, out: &mut Vec<u8>, tally: &mut Tally| {
-            let bytes = chunk.bytes.as_slice();
-            match chunk.too_long {
-                None => process_chunk(setup, bytes, chunk.first_line, worker, out, tally),
-                Some(length) => too_long_row(setup, bytes, chunk.first_line, length, out, tally),
-            }
+        |work: W, worker: &mut Worker<J>, out: &mut Vec<u8>, tally: &mut Tally| {
+            process(work, setup, worker, out, tally)?;
             if cancelled() {
                 return Err(RunError::Cancelled);
             }
