@@ -34,8 +34,9 @@ use crate::input::{detect_layout_as, Choice, Format, InputBytes, InputError, Lay
 use crate::jobs::{Columns, Generate, GenerateError, Generated, Job, MadeRecord};
 use crate::output::{Output, OutputError};
 use crate::report::{encode_histogram, new_histogram, Latency, RunReport, Status, StatusSet};
-use crate::rows::{kept_names, BoardTexts, Cells, OutputFormat, Row, RowWriter};
+use crate::rows::{kept_names, BoardTexts, Cells, OutputFormat, Row, RowWriter, Slot};
 use crate::variant::{BoardRules, Symbols, Variant, MAX_CELLS};
+use chunks::count_newlines;
 use ordered::{Done, OrderedWriter};
 
 /// Settings for one run.
@@ -637,6 +638,7 @@ where
         }
     };
     let max_in_flight = 4 * threads;
+    let one_line_rows = rows.one_line_rows();
     output.write_all(header)?;
     let mut writer = OrderedWriter::new(output, rows, progress);
     let process = &process;
@@ -671,10 +673,18 @@ where
                 let mut state = lock(&workers[slot]);
                 let mut tally = Tally::default();
                 let failed = process(work, &mut state, &mut out, &mut tally).err();
+                // The rows' line ends counted here, on the worker, not by the writer's
+                // one thread (a pass over every output byte).
+                let lines = if one_line_rows {
+                    count_newlines(Slot::split(&out, tally.slots).0)
+                } else {
+                    tally.rows
+                };
                 let _ = tx.send(Done {
                     index,
                     out,
                     tally,
+                    lines,
                     amount,
                     failed,
                 });

@@ -3,7 +3,6 @@
 
 use std::collections::BTreeMap;
 
-use super::chunks::count_newlines;
 use super::worker::Tally;
 use super::{RunError, Unit};
 use crate::input::CHUNK_BYTES;
@@ -18,6 +17,10 @@ pub(super) struct Done {
     pub out: Vec<u8>,
     /// Its counts.
     pub tally: Tally,
+    /// Rows in `out`: the line ends of its rows for one-line-per-row formats, counted
+    /// by the worker (not `tally.rows`, so that the two check each other), else the
+    /// rows the worker formatted.
+    pub lines: u64,
     /// How far it moves the progress bar (input bytes, or records).
     pub amount: u64,
     /// Why the work item failed, if it did.
@@ -26,8 +29,9 @@ pub(super) struct Done {
 
 /// Writes chunk results strictly in input order as they arrive out of order, recycles
 /// their buffers, and counts what it wrote: records (from the workers' tallies) and rows
-/// (for one-line-per-row formats, the newlines actually written; for printed grids, the
-/// rows the workers formatted), so the two can be checked against each other.
+/// (for one-line-per-row formats, the newlines in what is written, counted by each
+/// worker in its buffer; for printed grids, the rows the workers formatted), so the two
+/// can be checked against each other.
 pub(super) struct OrderedWriter<'o> {
     output: &'o mut Output,
     /// How rows are written: record numbers are put in here (`--record-index`).
@@ -49,8 +53,6 @@ pub(super) struct OrderedWriter<'o> {
     pub tally: Tally,
     /// The first write error; later results are still drained but not written.
     pub error: Option<RunError>,
-    /// Every row is one line, so rows are counted as newlines.
-    one_line_rows: bool,
 }
 
 impl<'o> OrderedWriter<'o> {
@@ -72,7 +74,6 @@ impl<'o> OrderedWriter<'o> {
             rows: 0,
             tally: Tally::default(),
             error: None,
-            one_line_rows: rows_writer.one_line_rows(),
         }
     }
 
@@ -91,16 +92,9 @@ impl<'o> OrderedWriter<'o> {
             if self.error.is_none() {
                 self.error = done.failed;
             }
-            let rows_len = {
-                let (rows, slots) = Slot::split(&done.out, done.tally.slots);
-                self.write(rows, slots, done.tally.slots);
-                rows.len()
-            };
-            self.rows += if self.one_line_rows {
-                count_newlines(&done.out[..rows_len])
-            } else {
-                done.tally.rows
-            };
+            let (rows, slots) = Slot::split(&done.out, done.tally.slots);
+            self.write(rows, slots, done.tally.slots);
+            self.rows += done.lines;
             self.records += done.tally.counts.total();
             self.tally.merge(&done.tally);
             if let Some(bar) = &self.progress {
