@@ -21,7 +21,7 @@ files=("$@")
 [ ${#files[@]} -gt 0 ] || files=(data/royle-17-clue.txt data/kaggle-1m-first10k.csv
     data/sudoku-exchange-diabolical.txt data/sudoku-exchange-hard-with-solutions.txt
     data/magictour-top1465.txt data/norvig-top95.txt ../shared/data/forum-hardest-1106.txt
-    ../shared/data/multi-solution-20k.txt)
+    data/multi-solution-20k.txt)
 echo "| set | mode | tdoku /s | sudoku crate /s | sudoku-batch /s | ours / tdoku | ours / crate | guesses/puzzle tdoku / ours |"
 echo "|---|---|---:|---:|---:|---:|---:|---:|"
 for f in "${files[@]}"; do

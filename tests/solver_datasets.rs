@@ -85,6 +85,24 @@ fn norvig_files() {
     assert_all_unique("norvig-top95.txt", 95);
 }
 
+/// Every record of the multi-solution benchmark has two or more solutions, each one
+/// found valid; one in 50 is counted to two by the independent reference as well.
+#[test]
+fn multi_solution_benchmark_all_multiple() {
+    let name = "multi-solution-20k.txt";
+    let classes = check_file(name);
+    assert_eq!(classes.len(), 20_000, "{name}: record count");
+    for (i, c) in classes.iter().enumerate() {
+        assert!(
+            matches!(c, Classification::Multiple(_)),
+            "{name}: record {i} is {c:?}"
+        );
+    }
+    for r in load(name).iter().step_by(50) {
+        assert_eq!(reference_count(&r.puzzle, 2), 2, "{name}:{}", r.line);
+    }
+}
+
 /// The Sudopedia cases: recorded class and exact solution counts.
 #[test]
 fn sudopedia_cases_classes_and_counts() {
