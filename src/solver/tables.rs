@@ -40,6 +40,14 @@ pub static PERMS_OPEN: [u8; 512] = build_perms_open();
 /// `PERM_CELLS[p]`: the 27-bit cell mask of permutation `p`'s three triads.
 pub static PERM_CELLS: [u32; 6] = build_perm_cells();
 
+/// `PERMS_CELLS[perms]`: the 27-bit cell mask of the triads of the permutations in the
+/// 6-bit set `perms` (what a digit keeps in a band that takes one of them).
+pub static PERMS_CELLS: [u32; 64] = build_perms_cells();
+
+/// `PERMS_COLUMNS[band][perms]`: the columns (3 bits, within the stack) that band `band`
+/// uses under the permutations in the 6-bit set `perms` of a stack's placements.
+pub static PERMS_COLUMNS: [[u8; 64]; 3] = build_perms_columns();
+
 /// `PEERS_IN_BAND[bit]`: cells of the same band that share a row, column or box with
 /// cell `bit`, excluding the cell itself.
 pub static PEERS_IN_BAND: [u32; 27] = build_peers_in_band();
@@ -185,6 +193,43 @@ const fn build_perm_cells() -> [u32; 6] {
     while p < 6 {
         table[p] = triad_cells(perm_triads(p));
         p += 1;
+    }
+    table
+}
+
+const fn build_perms_cells() -> [u32; 64] {
+    let cells = build_perm_cells();
+    let mut table = [0u32; 64];
+    let mut set = 0;
+    while set < 64 {
+        let mut p = 0;
+        while p < 6 {
+            if set & (1 << p) != 0 {
+                table[set] |= cells[p];
+            }
+            p += 1;
+        }
+        set += 1;
+    }
+    table
+}
+
+const fn build_perms_columns() -> [[u8; 64]; 3] {
+    let mut table = [[0u8; 64]; 3];
+    let mut band = 0;
+    while band < 3 {
+        let mut set = 0;
+        while set < 64 {
+            let mut p = 0;
+            while p < 6 {
+                if set & (1 << p) != 0 {
+                    table[band][set] |= 1 << PERMUTATIONS[p][band];
+                }
+                p += 1;
+            }
+            set += 1;
+        }
+        band += 1;
     }
     table
 }
