@@ -308,3 +308,31 @@ fn lanes(v: __m128i) -> [u32; 4] {
     // SAFETY: both types are 16 bytes of plain integers, every bit pattern valid.
     unsafe { std::mem::transmute::<__m128i, [u32; 4]>(v) }
 }
+
+/// The givens of a grid as band masks: `masks[digit * 3 + band]` (digit 0-based) has bit
+/// `i` where cell `band * 27 + i` holds `digit + 1`. Per digit, six byte compares over the
+/// 81 cells and their sign bits, where a scalar pass ran a chain of read-modify-writes
+/// through one memory slot per empty cell of a band (measured, one thread: Kaggle +3%,
+/// the 17-clue list +2.8%, the 16-clue part of multi-solution-20k +1.4%).
+#[inline(always)]
+pub(super) fn given_masks_sse2(cells: &[u8; 81]) -> [u32; 27] {
+    let mut masks = [0u32; 27];
+    // SAFETY: SSE2 is in the x86-64 baseline; the six 16-byte loads start at 0, 16, 32,
+    // 48, 64 and 65, so the last ends at byte 81: none reads past the grid.
+    unsafe {
+        let at = |offset: usize| _mm_loadu_si128(cells.as_ptr().add(offset) as *const __m128i);
+        let chunks = [at(0), at(16), at(32), at(48), at(64), at(65)];
+        for digit in 0..9 {
+            let value = _mm_set1_epi8(digit as i8 + 1);
+            let bits = chunks.map(|c| _mm_movemask_epi8(_mm_cmpeq_epi8(c, value)) as u32 as u64);
+            // Cells 0..64 in `low`; 64..80 in `high`, cell 80 from the load at 65.
+            let low = bits[0] | bits[1] << 16 | bits[2] << 32 | bits[3] << 48;
+            let high = bits[4] | (bits[5] >> 15) << 16;
+            const BAND: u64 = (1 << 27) - 1;
+            masks[digit * 3] = (low & BAND) as u32;
+            masks[digit * 3 + 1] = (low >> 27 & BAND) as u32;
+            masks[digit * 3 + 2] = ((low >> 54 | high << 10) & BAND) as u32;
+        }
+    }
+    masks
+}

@@ -509,15 +509,7 @@ impl Solver {
     /// digit; false when two givens of a digit share a row, column or box.
     #[inline(always)]
     fn load(&mut self, puzzle: &Grid) -> bool {
-        // Slot `value * 3 + band`, branch-free: empty cells (value 0) land in slots 0..3,
-        // which are ignored. Masking the index with 31 keeps it provably in bounds.
-        let mut slots = [0u32; 32];
-        for (band, cells) in puzzle.cells().chunks_exact(27).enumerate() {
-            for (bit, &value) in cells.iter().enumerate() {
-                slots[(value as usize * 3 + band) & 31] |= 1 << bit;
-            }
-        }
-        let givens = &slots[3..30];
+        let givens = &given_masks(puzzle.cells());
         let mut filled = [0u32; 3];
         for digit in 0..9 {
             for band in 0..3 {
@@ -1127,6 +1119,40 @@ fn unit_keep(unit: usize, band: usize, perms: u8) -> u32 {
     (BAND_ALL & !BOX_CELLS[1 << stack]) | column_cells(columns)
 }
 
+/// The givens as band masks: `masks[digit * 3 + band]` (digit 0-based), bit `i` where
+/// cell `band * 27 + i` holds `digit + 1`.
+#[cfg(any(test, not(target_arch = "x86_64")))]
+#[inline(always)]
+fn given_masks_scalar(cells: &[u8; CELLS]) -> [u32; 27] {
+    // Slot `value * 3 + band`, branch-free: empty cells (value 0) land in slots 0..3,
+    // which are ignored. Masking the index with 31 keeps it provably in bounds.
+    let mut slots = [0u32; 32];
+    for (band, cells) in cells.chunks_exact(27).enumerate() {
+        for (bit, &value) in cells.iter().enumerate() {
+            slots[(value as usize * 3 + band) & 31] |= 1 << bit;
+        }
+    }
+    let mut masks = [0u32; 27];
+    masks.copy_from_slice(&slots[3..30]);
+    masks
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn given_masks(cells: &[u8; CELLS]) -> [u32; 27] {
+    given_masks_scalar(cells)
+}
+
+/// [`given_masks_scalar`] by SSE2 byte compares (`lanes::given_masks_sse2`).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn given_masks(cells: &[u8; CELLS]) -> [u32; 27] {
+    let masks = lanes::given_masks_sse2(cells);
+    #[cfg(test)]
+    assert_eq!(masks, given_masks_scalar(cells));
+    masks
+}
+
 /// Where a box holds a column that only its band holds the digit in (`only`, as from
 /// [`Solver::digit_sets`]) but other columns as well: those other columns, which it loses
 /// (bands packed 9 bits apart); zero when the stack-direction rule removes nothing.
@@ -1323,6 +1349,30 @@ mod tests {
         assert!(pext_is_fast(amd, signature(0xa, 0x1)));
         assert!(pext_is_fast(amd, signature(0xb, 0x4)));
         assert!(pext_is_fast(intel, 0x6 << 8 | 0x3 << 16 | 0xc << 4));
+    }
+
+    #[test]
+    fn given_masks_match_the_scalar_pass() {
+        let solved =
+            "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+        let mut cells = [0u8; CELLS];
+        for (i, b) in solved.bytes().enumerate() {
+            cells[i] = b - b'0';
+        }
+        // Full, empty, and every cell emptied in turn down to one given (cell 80, read
+        // only by the last load, and the band edges 26/27 and 53/54 among them).
+        for keep in 0..=CELLS {
+            let mut grid = cells;
+            grid[..CELLS - keep].fill(0);
+            assert_eq!(given_masks(&grid), given_masks_scalar(&grid), "{keep}");
+            let mut reversed = cells;
+            reversed[keep.min(CELLS)..].fill(0);
+            assert_eq!(
+                given_masks(&reversed),
+                given_masks_scalar(&reversed),
+                "{keep}"
+            );
+        }
     }
 
     #[test]
