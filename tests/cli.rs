@@ -954,3 +954,47 @@ fn show_and_bench_read_stdin_as_they_read_the_file() {
     }
     assert_eq!(a["records"], 95);
 }
+
+/// A regular output file takes each chunk's rows at its offset, written by the pool:
+/// on a run of many chunks (royle-17-clue is about 4 MB, 31 chunks) the file holds
+/// exactly what stdout gets, on one thread and on more than the cores (where the pool
+/// writes), with record numbers put in
+/// (written by the ordered writer itself) and without, and with a grid format whose
+/// rows span lines. The outputs (about 10 MB) also cross the 8 MB steps at which a
+/// file written in order starts its writeback.
+#[test]
+fn positional_writes_match_stdout_byte_for_byte() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = common::data("royle-17-clue.txt");
+    let input = input.to_str().unwrap();
+    let out_path = dir.path().join("out.csv");
+    let out = out_path.to_str().unwrap();
+    let cases: &[&[&str]] = &[
+        &["classify"],
+        &["solve", "--record-index"],
+        &["solve", "--output-format", "grid"],
+    ];
+    for args in cases {
+        let want = common::stdout_of(&[args, &[input, "-q", "--threads", "2"][..]].concat());
+        assert!(
+            want.len() > 20 * 128 * 1024,
+            "{args:?}: {} bytes",
+            want.len()
+        );
+        // Positional writes take a worker for every core: one more than the cores here.
+        let every_core = std::thread::available_parallelism().map_or(1, |n| n.get()) + 1;
+        for threads in ["1".to_string(), "2".to_string(), every_core.to_string()] {
+            let threads = threads.as_str();
+            let ran = run(&[args, &[input, "-q", "--threads", threads, "-o", out][..]].concat());
+            assert!(ran.status.success(), "{args:?}: {}", stderr(&ran));
+            let got = std::fs::read(&out_path).unwrap();
+            assert!(
+                got == want,
+                "{args:?} on {threads} threads: {} bytes, want {}",
+                got.len(),
+                want.len()
+            );
+        }
+    }
+    no_temp_files(dir.path());
+}

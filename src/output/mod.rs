@@ -10,7 +10,7 @@
 pub mod parquet;
 
 use std::fs::{self, File, OpenOptions};
-use std::io::{self, BufWriter, Write};
+use std::io::{self, BufWriter, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
@@ -76,8 +76,9 @@ enum Target {
     Stdout(io::Stdout),
     Direct(File),
     Stream(Box<dyn Write + Send>),
-    /// The temporary file of an atomic write.
-    Atomic(File),
+    /// The temporary file of an atomic write, with how far it was written and how far
+    /// its writeback was started ([`start_writeback`]).
+    Atomic(File, u64, u64),
 }
 
 /// How the bytes written reach the target.
@@ -135,14 +136,23 @@ impl Write for Target {
         match self {
             Target::Stdout(s) => s.write(buf),
             Target::Stream(w) => w.write(buf),
-            Target::Direct(f) | Target::Atomic(f) => f.write(buf),
+            Target::Direct(f) => f.write(buf),
+            Target::Atomic(f, written, started) => {
+                let n = f.write(buf)?;
+                *written += n as u64;
+                if *written - *started >= WRITEBACK_BYTES {
+                    start_writeback(f, *started, *written - *started);
+                    *started = *written;
+                }
+                Ok(n)
+            }
         }
     }
     fn flush(&mut self) -> io::Result<()> {
         match self {
             Target::Stdout(s) => s.flush(),
             Target::Stream(w) => w.flush(),
-            Target::Direct(f) | Target::Atomic(f) => f.flush(),
+            Target::Direct(f) | Target::Atomic(f, ..) => f.flush(),
         }
     }
 }
@@ -215,7 +225,7 @@ impl Output {
                         let _ = fs::set_permissions(&temp, meta.permissions());
                     }
                     temp_file = Some(temp);
-                    (Target::Atomic(file), dest)
+                    (Target::Atomic(file, 0, 0), dest)
                 }
             },
         };
@@ -254,6 +264,47 @@ impl Output {
             })
     }
 
+    /// For a plain regular file (written atomically, not encoded): flushes what is
+    /// buffered and gives a second handle to the file and the offset of the next byte,
+    /// so that chunks of rows can be written at their offsets from several threads.
+    /// `None` for every other output. Nothing may be written through the output again
+    /// before [`Output::resume_at`] is told where those writes ended.
+    pub fn positional(&mut self) -> Result<Option<(File, u64)>, OutputError> {
+        if !cfg!(unix) {
+            return Ok(None);
+        }
+        self.buffer.flush().map_err(|e| self.write_error(e))?;
+        let handle = match self.buffer.get_mut() {
+            Sink::Plain(Target::Atomic(file, ..)) => file
+                .stream_position()
+                .and_then(|at| Ok((file.try_clone()?, at)))
+                .map(Some),
+            _ => Ok(None),
+        };
+        handle.map_err(|e| self.write_error(e))
+    }
+
+    /// Goes on writing at `end`, where the positional writes ended.
+    pub fn resume_at(&mut self, end: u64) -> Result<(), OutputError> {
+        let moved = match self.buffer.get_mut() {
+            Sink::Plain(Target::Atomic(file, written, started)) => {
+                // The positional writes started their own writeback.
+                (*written, *started) = (end, end);
+                file.seek(SeekFrom::Start(end)).map(drop)
+            }
+            _ => Ok(()),
+        };
+        moved.map_err(|e| self.write_error(e))
+    }
+
+    /// A write error naming this output.
+    pub fn write_error(&self, source: io::Error) -> OutputError {
+        OutputError::Write {
+            path: self.path.clone(),
+            source,
+        }
+    }
+
     /// Flushes and, for a regular file, renames the temporary file into place.
     pub fn finish(mut self) -> Result<(), OutputError> {
         let path = self.path.clone();
@@ -264,7 +315,7 @@ impl Output {
         self.buffer.flush().map_err(write_err)?;
         let target = self.buffer.get_mut().finish().map_err(write_err)?;
         target.flush().map_err(write_err)?;
-        if let (Target::Atomic(file), Some(temp)) = (target, &self.temp) {
+        if let (Target::Atomic(file, ..), Some(temp)) = (target, &self.temp) {
             file.sync_all().map_err(write_err)?;
             fs::rename(temp, &self.path).map_err(write_err)?;
             unregister(temp);
@@ -284,6 +335,31 @@ impl Drop for Output {
         }
     }
 }
+
+/// How much an atomic write's temporary file takes between starts of its writeback.
+const WRITEBACK_BYTES: u64 = 8 << 20;
+
+/// Starts the writeback of `len` bytes at `at` without waiting for it, so that the
+/// commit's fsync has little left to flush (measured: after classifying 1M puzzles into
+/// 180 MB of rows on 2 threads it waited 75 ms, once every worker had finished; 1 ms
+/// with this). Advice only: where the file system cannot, the fsync does it all.
+#[cfg(target_os = "linux")]
+pub(crate) fn start_writeback(file: &File, at: u64, len: u64) {
+    use std::os::fd::AsRawFd;
+    let (Ok(at), Ok(len)) = (i64::try_from(at), i64::try_from(len)) else {
+        return;
+    };
+    // SAFETY: sync_file_range reads no memory of ours: it takes an open descriptor
+    // (borrowed from `file`, alive for the call) and a byte range, and only asks the
+    // kernel to start writing that range's dirty pages.
+    unsafe {
+        libc::sync_file_range(file.as_raw_fd(), at, len, libc::SYNC_FILE_RANGE_WRITE);
+    }
+}
+
+/// Elsewhere the commit's fsync writes everything.
+#[cfg(not(target_os = "linux"))]
+pub(crate) fn start_writeback(_: &File, _: u64, _: u64) {}
 
 /// The file a path names once symbolic links are followed (a dangling link: the path
 /// it points at); the path itself when it is no link.

@@ -2,6 +2,8 @@
 //! input order, their buffers recycled for the next chunks.
 
 use std::collections::BTreeMap;
+use std::fs::File;
+use std::io;
 
 use super::worker::Tally;
 use super::{RunError, Unit};
@@ -45,6 +47,12 @@ pub(super) struct OrderedWriter<'o> {
     next: u64,
     /// Written buffers, cleared, for the next chunks.
     spare: Vec<Vec<u8>>,
+    /// Positional writes: a handle to the output file and the offset of the next
+    /// chunk's rows. Chunks then leave in order as offsets, written by the pool.
+    positional: Option<(&'o File, u64)>,
+    /// Chunks given their offsets, for the driver to have written ([`write_at`]); their
+    /// buffers come back through [`OrderedWriter::recycle`].
+    pub queued: Vec<(Vec<u8>, u64)>,
     /// Records counted so far.
     pub records: u64,
     /// Rows (lines) written so far.
@@ -61,6 +69,7 @@ impl<'o> OrderedWriter<'o> {
         output: &'o mut Output,
         rows_writer: &'o RowWriter,
         progress: Option<(u64, Unit)>,
+        positional: Option<(&'o File, u64)>,
     ) -> Self {
         OrderedWriter {
             output,
@@ -70,6 +79,8 @@ impl<'o> OrderedWriter<'o> {
             pending: BTreeMap::new(),
             next: 0,
             spare: Vec::new(),
+            positional,
+            queued: Vec::new(),
             records: 0,
             rows: 0,
             tally: Tally::default(),
@@ -92,8 +103,23 @@ impl<'o> OrderedWriter<'o> {
             if self.error.is_none() {
                 self.error = done.failed;
             }
-            let (rows, slots) = Slot::split(&done.out, done.tally.slots);
-            self.write(rows, slots, done.tally.slots);
+            let count = done.tally.slots;
+            let mut buf = done.out;
+            match self.positional {
+                // The rows as they are: the pool writes them at their offset.
+                Some((_, ref mut at)) if count == 0 => {
+                    if self.error.is_none() {
+                        let len = buf.len() as u64;
+                        self.queued.push((buf, *at));
+                        *at += len;
+                        buf = Vec::new();
+                    }
+                }
+                _ => {
+                    let (rows, slots) = Slot::split(&buf, count);
+                    self.write(rows, slots, count);
+                }
+            }
             self.rows += done.lines;
             self.records += done.tally.counts.total();
             self.tally.merge(&done.tally);
@@ -101,10 +127,27 @@ impl<'o> OrderedWriter<'o> {
                 bar.inc(done.amount);
                 bar.set_message(format!("{} records", self.records));
             }
-            let mut buf = done.out;
-            buf.clear();
-            self.spare.push(buf);
+            if buf.capacity() > 0 {
+                buf.clear();
+                self.spare.push(buf);
+            }
         }
+    }
+
+    /// Takes back a buffer the pool wrote at its offset, with how the write went.
+    pub fn recycle(&mut self, mut buf: Vec<u8>, written: io::Result<()>) {
+        if let Err(e) = written {
+            if self.error.is_none() {
+                self.error = Some(self.output.write_error(e).into());
+            }
+        }
+        buf.clear();
+        self.spare.push(buf);
+    }
+
+    /// Where positional writes end: the output goes on from there.
+    pub fn end(&self) -> Option<u64> {
+        self.positional.map(|(_, at)| at)
     }
 
     /// Writes a chunk's rows, with record numbers put in at its `count` slots, unless
@@ -117,7 +160,14 @@ impl<'o> OrderedWriter<'o> {
                     self.numbered.clear();
                     self.rows_writer
                         .write_numbered(rows, slots, self.records, &mut self.numbered);
-                    self.output.write_all(&self.numbered)
+                    match &mut self.positional {
+                        Some((file, at)) => {
+                            let written = write_at(file, &self.numbered, *at);
+                            *at += self.numbered.len() as u64;
+                            written.map_err(|e| self.output.write_error(e))
+                        }
+                        None => self.output.write_all(&self.numbered),
+                    }
                 }
             };
             if let Err(e) = written {
@@ -131,6 +181,23 @@ impl<'o> OrderedWriter<'o> {
         if let Some(bar) = &self.progress {
             bar.finish_and_clear();
         }
+    }
+}
+
+/// Writes all of `bytes` at offset `at` of `file`, leaving its cursor where it was.
+pub(super) fn write_at(file: &File, bytes: &[u8], at: u64) -> io::Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileExt;
+        file.write_all_at(bytes, at)?;
+        crate::output::start_writeback(file, at, bytes.len() as u64);
+        Ok(())
+    }
+    #[cfg(not(unix))]
+    {
+        // `Output::positional` gives no handle off Unix.
+        let _ = (file, bytes, at);
+        Err(io::Error::from(io::ErrorKind::Unsupported))
     }
 }
 
