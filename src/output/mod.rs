@@ -270,7 +270,10 @@ impl Output {
     /// `None` for every other output. Nothing may be written through the output again
     /// before [`Output::resume_at`] is told where those writes ended.
     pub fn positional(&mut self) -> Result<Option<(File, u64)>, OutputError> {
-        if !cfg!(unix) {
+        // Only a file is flushed here: a stream (an HTTP response) keeps what it holds
+        // until its rows come, so that a request can still fail with its own status.
+        let atomic = matches!(self.buffer.get_ref(), Sink::Plain(Target::Atomic(..)));
+        if !cfg!(unix) || !atomic {
             return Ok(None);
         }
         self.buffer.flush().map_err(|e| self.write_error(e))?;
