@@ -76,9 +76,14 @@ enum Target {
     Stdout(io::Stdout),
     Direct(File),
     Stream(Box<dyn Write + Send>),
-    /// The temporary file of an atomic write, with how far it was written and how far
-    /// its writeback was started ([`start_writeback`]).
-    Atomic(File, u64, u64),
+    /// The temporary file of an atomic write.
+    Atomic {
+        file: File,
+        /// Bytes written so far.
+        written: u64,
+        /// How far its writeback was started ([`start_writeback`]).
+        started: u64,
+    },
 }
 
 /// How the bytes written reach the target.
@@ -137,11 +142,15 @@ impl Write for Target {
             Target::Stdout(s) => s.write(buf),
             Target::Stream(w) => w.write(buf),
             Target::Direct(f) => f.write(buf),
-            Target::Atomic(f, written, started) => {
-                let n = f.write(buf)?;
+            Target::Atomic {
+                file,
+                written,
+                started,
+            } => {
+                let n = file.write(buf)?;
                 *written += n as u64;
                 if *written - *started >= WRITEBACK_BYTES {
-                    start_writeback(f, *started, *written - *started);
+                    start_writeback(file, *started, *written - *started);
                     *started = *written;
                 }
                 Ok(n)
@@ -152,7 +161,7 @@ impl Write for Target {
         match self {
             Target::Stdout(s) => s.flush(),
             Target::Stream(w) => w.flush(),
-            Target::Direct(f) | Target::Atomic(f, ..) => f.flush(),
+            Target::Direct(file) | Target::Atomic { file, .. } => file.flush(),
         }
     }
 }
@@ -225,7 +234,12 @@ impl Output {
                         let _ = fs::set_permissions(&temp, meta.permissions());
                     }
                     temp_file = Some(temp);
-                    (Target::Atomic(file, 0, 0), dest)
+                    let target = Target::Atomic {
+                        file,
+                        written: 0,
+                        started: 0,
+                    };
+                    (target, dest)
                 }
             },
         };
@@ -272,25 +286,28 @@ impl Output {
     pub fn positional(&mut self) -> Result<Option<(File, u64)>, OutputError> {
         // Only a file is flushed here: a stream (an HTTP response) keeps what it holds
         // until its rows come, so that a request can still fail with its own status.
-        let atomic = matches!(self.buffer.get_ref(), Sink::Plain(Target::Atomic(..)));
+        let atomic = matches!(self.buffer.get_ref(), Sink::Plain(Target::Atomic { .. }));
         if !cfg!(unix) || !atomic {
             return Ok(None);
         }
         self.buffer.flush().map_err(|e| self.write_error(e))?;
-        let handle = match self.buffer.get_mut() {
-            Sink::Plain(Target::Atomic(file, ..)) => file
-                .stream_position()
-                .and_then(|at| Ok((file.try_clone()?, at)))
-                .map(Some),
-            _ => Ok(None),
+        let Sink::Plain(Target::Atomic { file, .. }) = self.buffer.get_mut() else {
+            return Ok(None);
         };
-        handle.map_err(|e| self.write_error(e))
+        let handle = file
+            .stream_position()
+            .and_then(|at| Ok((file.try_clone()?, at)));
+        handle.map(Some).map_err(|e| self.write_error(e))
     }
 
     /// Goes on writing at `end`, where the positional writes ended.
     pub fn resume_at(&mut self, end: u64) -> Result<(), OutputError> {
         let moved = match self.buffer.get_mut() {
-            Sink::Plain(Target::Atomic(file, written, started)) => {
+            Sink::Plain(Target::Atomic {
+                file,
+                written,
+                started,
+            }) => {
                 // The positional writes started their own writeback.
                 (*written, *started) = (end, end);
                 file.seek(SeekFrom::Start(end)).map(drop)
@@ -318,7 +335,7 @@ impl Output {
         self.buffer.flush().map_err(write_err)?;
         let target = self.buffer.get_mut().finish().map_err(write_err)?;
         target.flush().map_err(write_err)?;
-        if let (Target::Atomic(file, ..), Some(temp)) = (target, &self.temp) {
+        if let (Target::Atomic { file, .. }, Some(temp)) = (target, &self.temp) {
             file.sync_all().map_err(write_err)?;
             fs::rename(temp, &self.path).map_err(write_err)?;
             unregister(temp);

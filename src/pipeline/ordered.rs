@@ -104,22 +104,22 @@ impl<'o> OrderedWriter<'o> {
                 self.error = done.failed;
             }
             let count = done.tally.slots;
-            let mut buf = done.out;
-            match self.positional {
+            let buf = done.out;
+            // The buffer to reuse now, unless the pool is to write it.
+            let written = match self.positional {
                 // The rows as they are: the pool writes them at their offset.
-                Some((_, ref mut at)) if count == 0 => {
-                    if self.error.is_none() {
-                        let len = buf.len() as u64;
-                        self.queued.push((buf, *at));
-                        *at += len;
-                        buf = Vec::new();
-                    }
+                Some((_, ref mut at)) if count == 0 && self.error.is_none() => {
+                    let len = buf.len() as u64;
+                    self.queued.push((buf, *at));
+                    *at += len;
+                    None
                 }
                 _ => {
                     let (rows, slots) = Slot::split(&buf, count);
                     self.write(rows, slots, count);
+                    Some(buf)
                 }
-            }
+            };
             self.rows += done.lines;
             self.records += done.tally.counts.total();
             self.tally.merge(&done.tally);
@@ -127,7 +127,7 @@ impl<'o> OrderedWriter<'o> {
                 bar.inc(done.amount);
                 bar.set_message(format!("{} records", self.records));
             }
-            if buf.capacity() > 0 {
+            if let Some(mut buf) = written {
                 buf.clear();
                 self.spare.push(buf);
             }
