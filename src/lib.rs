@@ -49,6 +49,7 @@ pub mod corpus;
 pub mod dedupe;
 pub mod dlx;
 pub mod engine;
+pub mod explainer;
 pub mod generate;
 pub mod grader;
 pub mod grid;

@@ -1,0 +1,299 @@
+//! The rules before any chain: singles, the direct rules (a placement found through
+//! an intersection or a hidden set), intersections, subsets, fish and the two small
+//! wings. Each returns the first hint in Sukaku Explainer's emission order.
+
+use super::board::{bits, region_type, subsets, Board, Cells, PEERS, PEER_SETS};
+use super::board::{REGION_CELLS, REGION_SETS, SCAN_ORDER};
+use super::hint::{Hint, Technique};
+
+/// Full houses first (a region's last empty cell), then hidden singles.
+pub fn hidden_single(b: &Board) -> Option<Hint> {
+    for full_house in [true, false] {
+        for &r in &SCAN_ORDER {
+            let r = r as usize;
+            if full_house && b.empties(r) != 1 {
+                continue;
+            }
+            for v in 0..9 {
+                let p = b.positions(r, v);
+                if p.count_ones() == 1 {
+                    let cell = REGION_CELLS[r][p.trailing_zeros() as usize] as usize;
+                    let (t, rating) = match (full_house, region_type(r)) {
+                        (true, _) => (Technique::FullHouse, 1.0),
+                        (false, 0) => (Technique::HiddenSingle, 1.2),
+                        (false, _) => (Technique::HiddenSingle, 1.5),
+                    };
+                    return Some(Hint::placing(t, rating, cell, v + 1));
+                }
+            }
+        }
+    }
+    None
+}
+
+/// A cell with one candidate left.
+pub fn naked_single(b: &Board) -> Option<Hint> {
+    (0..81).find(|&c| b.cands[c].count_ones() == 1).map(|c| {
+        Hint::placing(
+            Technique::NakedSingle,
+            2.3,
+            c,
+            b.cands[c].trailing_zeros() as usize + 1,
+        )
+    })
+}
+
+/// (region1 type, region2 type) in Sukaku Explainer's order: block to column, block to
+/// row, column to block, row to block.
+const LOCK_PAIRS: [(usize, usize); 4] = [(0, 2), (0, 1), (2, 0), (1, 0)];
+
+fn crosses(a: usize, b: usize) -> bool {
+    a != b && !REGION_SETS[a].and(REGION_SETS[b]).is_empty()
+}
+
+/// Pointing and claiming: a value of region1 confined to its intersection with
+/// region2. Direct, it places the value where that leaves a third region (of region1's
+/// type) a single position; otherwise it removes the value from the rest of region2.
+pub fn locking(b: &Board, direct: bool) -> Option<Hint> {
+    for (ta, tb) in LOCK_PAIRS {
+        for v in 0..9 {
+            for r1 in ta * 9..ta * 9 + 9 {
+                let p1 = b.cells_with(r1, v);
+                if p1.len() < 2 {
+                    continue;
+                }
+                for r2 in tb * 9..tb * 9 + 9 {
+                    if !crosses(r1, r2) || !p1.minus(REGION_SETS[r2]).is_empty() {
+                        continue;
+                    }
+                    if direct {
+                        for r3 in ta * 9..ta * 9 + 9 {
+                            if r3 == r1 || !crosses(r3, r2) {
+                                continue;
+                            }
+                            let p3 = b.cells_with(r3, v);
+                            let outside = p3.minus(REGION_SETS[r2]);
+                            if p3.len() > 1 && outside.len() == 1 {
+                                let (t, rating) = if ta == 0 {
+                                    (Technique::DirectPointing, 1.7)
+                                } else {
+                                    (Technique::DirectClaiming, 1.9)
+                                };
+                                let cell = outside.iter().next().unwrap_or(0);
+                                return Some(Hint::placing(t, rating, cell, v + 1));
+                            }
+                        }
+                    } else {
+                        let victims = b.cells_with(r2, v).minus(REGION_SETS[r1]);
+                        if !victims.is_empty() {
+                            let (t, rating) = if tb == 0 {
+                                (Technique::Claiming, 2.8)
+                            } else {
+                                (Technique::Pointing, 2.6)
+                            };
+                            let mut h = Hint::new(t, rating);
+                            for c in victims.iter() {
+                                h.remove(b, c, v);
+                            }
+                            return Some(h);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    None
+}
+
+/// k values of a region confined to k cells. Direct (k = 2, 3), it places a value left
+/// a single position outside them; otherwise it removes the cells' other candidates.
+pub fn hidden_set(b: &Board, k: u32, direct: bool) -> Option<Hint> {
+    for &r in &SCAN_ORDER {
+        let r = r as usize;
+        let empties = b.empties(r);
+        if (direct && empties <= k) || (!direct && empties <= 2 * k) {
+            continue;
+        }
+        let mut pos = [0u16; 9];
+        for (v, p) in pos.iter_mut().enumerate() {
+            *p = b.positions(r, v);
+        }
+        for vs in subsets(k, 9) {
+            if bits(vs).any(|v| pos[v].count_ones() < 2) {
+                continue;
+            }
+            let union = bits(vs).fold(0, |u, v| u | pos[v]);
+            if union.count_ones() != k {
+                continue;
+            }
+            if direct {
+                for v in (0..9).filter(|v| vs >> v & 1 == 0) {
+                    let outside = pos[v] & !union;
+                    if pos[v].count_ones() > 1 && outside.count_ones() == 1 {
+                        let (t, rating) = if k == 2 {
+                            (Technique::DirectHiddenPair, 2.0)
+                        } else {
+                            (Technique::DirectHiddenTriplet, 2.5)
+                        };
+                        let cell = REGION_CELLS[r][outside.trailing_zeros() as usize] as usize;
+                        return Some(Hint::placing(t, rating, cell, v + 1));
+                    }
+                }
+            } else {
+                let (t, rating) = match k {
+                    2 => (Technique::HiddenPair, 3.4),
+                    3 => (Technique::HiddenTriplet, 4.0),
+                    _ => (Technique::HiddenQuad, 5.4),
+                };
+                let mut h = Hint::new(t, rating);
+                for i in bits(union) {
+                    let c = REGION_CELLS[r][i] as usize;
+                    h.elims[c] = b.cands[c] & !vs;
+                }
+                if h.is_worth() {
+                    return Some(h);
+                }
+            }
+        }
+    }
+    None
+}
+
+/// k cells of a region holding k values between them.
+pub fn naked_set(b: &Board, k: u32) -> Option<Hint> {
+    for &r in &SCAN_ORDER {
+        let r = r as usize;
+        if b.empties(r) < 2 * k {
+            continue;
+        }
+        let cells = &REGION_CELLS[r];
+        for ps in subsets(k, 9) {
+            if bits(ps).any(|i| b.cands[cells[i] as usize].count_ones() < 2) {
+                continue;
+            }
+            let union = bits(ps).fold(0, |u, i| u | b.cands[cells[i] as usize]);
+            if union.count_ones() != k {
+                continue;
+            }
+            let (t, rating) = match k {
+                2 => (Technique::NakedPair, 3.0),
+                3 => (Technique::NakedTriplet, 3.6),
+                _ => (Technique::NakedQuad, 5.0),
+            };
+            let mut h = Hint::new(t, rating);
+            for i in (0..9).filter(|i| ps >> i & 1 == 0) {
+                let c = cells[i] as usize;
+                h.elims[c] = b.cands[c] & union;
+            }
+            if h.is_worth() {
+                return Some(h);
+            }
+        }
+    }
+    None
+}
+
+/// Basic fish of k lines: columns as base lines first, then rows.
+pub fn fish(b: &Board, k: u32) -> Option<Hint> {
+    let mut placed = [0u32; 9];
+    for &v in &b.value {
+        if v != 0 {
+            placed[v as usize - 1] += 1;
+        }
+    }
+    for (base, cover) in [(2, 1), (1, 2)] {
+        for lines in subsets(k, 9) {
+            for v in 0..9 {
+                if placed[v] + 2 * k > 9 {
+                    continue;
+                }
+                let mut union = 0u16;
+                let mut ok = true;
+                for l in bits(lines) {
+                    let p = b.positions(base * 9 + l, v);
+                    if p.count_ones() < 2 {
+                        ok = false;
+                        break;
+                    }
+                    union |= p;
+                }
+                if !ok || union.count_ones() != k {
+                    continue;
+                }
+                let (t, rating) = match k {
+                    2 => (Technique::XWing, 3.2),
+                    3 => (Technique::Swordfish, 3.8),
+                    _ => (Technique::Jellyfish, 5.2),
+                };
+                let mut h = Hint::new(t, rating);
+                let mut base_cells = Cells::EMPTY;
+                for l in bits(lines) {
+                    base_cells = base_cells.or(REGION_SETS[base * 9 + l]);
+                }
+                for i in bits(union) {
+                    for c in REGION_SETS[cover * 9 + i].minus(base_cells).iter() {
+                        h.remove(b, c, v);
+                    }
+                }
+                if h.is_worth() {
+                    return Some(h);
+                }
+            }
+        }
+    }
+    None
+}
+
+/// XY-Wing (a bivalue pivot) or XYZ-Wing (a pivot of three candidates): two bivalue
+/// pincers among the pivot's peers, sharing the value z removed from their common peers.
+pub fn xy_wing(b: &Board, xyz: bool) -> Option<Hint> {
+    let size = if xyz { 3 } else { 2 };
+    for pivot in 0..81 {
+        let p = b.cands[pivot];
+        if p.count_ones() != size {
+            continue;
+        }
+        for &c1 in &PEERS[pivot] {
+            let c1 = c1 as usize;
+            let x = b.cands[c1];
+            if x.count_ones() != 2 {
+                continue;
+            }
+            for &c2 in &PEERS[pivot] {
+                let c2 = c2 as usize;
+                let y = b.cands[c2];
+                if c2 == c1 || y.count_ones() != 2 {
+                    continue;
+                }
+                let fits = if xyz {
+                    x | y == p && (x & y).count_ones() == 1
+                } else {
+                    (p | x | y).count_ones() == 3 && p & x & y == 0
+                };
+                if !fits {
+                    continue;
+                }
+                let z = (x & y).trailing_zeros() as usize;
+                let mut victims = PEER_SETS[c1].and(PEER_SETS[c2]);
+                victims = if xyz {
+                    victims.and(PEER_SETS[pivot])
+                } else {
+                    victims.minus(Cells::EMPTY.with(pivot))
+                };
+                let (t, rating) = if xyz {
+                    (Technique::XYZWing, 4.4)
+                } else {
+                    (Technique::XYWing, 4.2)
+                };
+                let mut h = Hint::new(t, rating);
+                for c in victims.iter() {
+                    h.remove(b, c, z);
+                }
+                if h.is_worth() {
+                    return Some(h);
+                }
+            }
+        }
+    }
+    None
+}

@@ -1,0 +1,148 @@
+//! A step: what it removes or places, its rating and the technique that found it.
+
+use super::board::Board;
+
+/// The techniques of Sukaku Explainer's default set, in producer order where they have
+/// one; the name is the one its hints carry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[allow(missing_docs)]
+pub enum Technique {
+    FullHouse,
+    HiddenSingle,
+    DirectPointing,
+    DirectClaiming,
+    DirectHiddenPair,
+    NakedSingle,
+    DirectHiddenTriplet,
+    Pointing,
+    Claiming,
+    NakedPair,
+    XWing,
+    HiddenPair,
+    NakedTriplet,
+    Swordfish,
+    HiddenTriplet,
+    TwoStrongLinks,
+    XYWing,
+    XYZWing,
+    UniqueRectangle,
+    NakedQuad,
+    Jellyfish,
+    HiddenQuad,
+    ThreeStrongLinks,
+    WXYZWing,
+    BivalueUniversalGrave,
+    FourStrongLinks,
+    VWXYZWing,
+    AlignedPairExclusion,
+    UVWXYZWing,
+    XCycle,
+    YCycle,
+    XYCycle,
+    ForcingXChain,
+    ForcingXYChain,
+    TUVWXYZWing,
+    AlignedTripletExclusion,
+}
+
+impl Technique {
+    /// The name written in the `technique` column.
+    pub fn name(self) -> &'static str {
+        use Technique::*;
+        match self {
+            FullHouse => "Full House",
+            HiddenSingle => "Hidden Single",
+            DirectPointing => "Direct Pointing",
+            DirectClaiming => "Direct Claiming",
+            DirectHiddenPair => "Direct Hidden Pair",
+            NakedSingle => "Naked Single",
+            DirectHiddenTriplet => "Direct Hidden Triplet",
+            Pointing => "Pointing",
+            Claiming => "Claiming",
+            NakedPair => "Naked Pair",
+            XWing => "X-Wing",
+            HiddenPair => "Hidden Pair",
+            NakedTriplet => "Naked Triplet",
+            Swordfish => "Swordfish",
+            HiddenTriplet => "Hidden Triplet",
+            TwoStrongLinks => "2 Strong Links",
+            XYWing => "XY-Wing",
+            XYZWing => "XYZ-Wing",
+            UniqueRectangle => "Unique Rectangle",
+            NakedQuad => "Naked Quad",
+            Jellyfish => "Jellyfish",
+            HiddenQuad => "Hidden Quad",
+            ThreeStrongLinks => "3 Strong Links",
+            WXYZWing => "WXYZ-Wing",
+            BivalueUniversalGrave => "Bivalue Universal Grave",
+            FourStrongLinks => "4 Strong Links",
+            VWXYZWing => "VWXYZ-Wing",
+            AlignedPairExclusion => "Aligned Pair Exclusion",
+            UVWXYZWing => "UVWXYZ-Wing",
+            XCycle => "Bidirectional X-Cycle",
+            YCycle => "Bidirectional Y-Cycle",
+            XYCycle => "Bidirectional Cycle",
+            ForcingXChain => "Forcing X-Chain",
+            ForcingXYChain => "Forcing Chain",
+            TUVWXYZWing => "TUVWXYZ-Wing",
+            AlignedTripletExclusion => "Aligned Triplet Exclusion",
+        }
+    }
+}
+
+/// One step: eliminations and at most one placement.
+#[derive(Clone, Copy, Debug)]
+pub struct Hint {
+    /// The rating, computed as Sukaku Explainer computes it (a double).
+    pub rating: f64,
+    /// The technique.
+    pub technique: Technique,
+    /// Candidates removed from each cell (bit v-1 for v).
+    pub elims: [u16; 81],
+    /// The cell set and its value (1-9).
+    pub place: Option<(u8, u8)>,
+}
+
+impl Hint {
+    /// A hint of `technique` rated `rating` that does nothing yet.
+    pub fn new(technique: Technique, rating: f64) -> Hint {
+        Hint {
+            rating,
+            technique,
+            elims: [0; 81],
+            place: None,
+        }
+    }
+
+    /// A placement.
+    pub fn placing(technique: Technique, rating: f64, cell: usize, value: usize) -> Hint {
+        let mut h = Hint::new(technique, rating);
+        h.place = Some((cell as u8, value as u8));
+        h
+    }
+
+    /// Removes candidate bit `v` of `cell` if the board has it.
+    pub fn remove(&mut self, board: &Board, cell: usize, v: usize) {
+        self.elims[cell] |= board.cands[cell] & 1 << v;
+    }
+
+    /// The number of candidates it removes.
+    pub fn eliminations(&self) -> u32 {
+        self.elims.iter().map(|m| m.count_ones()).sum()
+    }
+
+    /// True when it removes something (Sukaku Explainer's `isWorth`).
+    pub fn is_worth(&self) -> bool {
+        self.place.is_some() || self.elims.iter().any(|&m| m != 0)
+    }
+
+    /// Applies it: eliminations first, then the placement.
+    pub fn apply(&self, board: &mut Board) {
+        for (c, &m) in self.elims.iter().enumerate() {
+            board.cands[c] &= !m;
+        }
+        if let Some((cell, value)) = self.place {
+            board.place(cell as usize, value);
+        }
+    }
+}
