@@ -797,3 +797,26 @@ fn parquet_pieces_allocate_per_page_not_per_row() {
         "allocations grow with the rows: {costs:?}"
     );
 }
+
+/// Rating with Sukaku Explainer's rules: once the rater's chain buffers have grown on a
+/// set of puzzles, rating them again allocates nothing.
+#[test]
+fn rating_allocates_nothing_per_puzzle() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/se-reference-diabolical-600.txt");
+    let text = std::fs::read_to_string(path).unwrap();
+    let puzzles: Vec<Grid> = text
+        .lines()
+        .take(150)
+        .map(|l| Grid::parse(&l.as_bytes()[..81]).unwrap())
+        .collect();
+    let mut rater = sudoku_batch::explainer::Rater::new();
+    for p in &puzzles {
+        std::hint::black_box(rater.rate(p));
+    }
+    let n = allocations(|| {
+        for p in &puzzles {
+            std::hint::black_box(rater.rate(p));
+        }
+    });
+    assert_eq!(n, 0, "allocations while rating");
+}

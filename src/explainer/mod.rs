@@ -14,6 +14,9 @@ mod basic;
 mod board;
 mod chains;
 mod hint;
+mod strong;
+mod unique;
+mod wings;
 
 pub use board::Board;
 pub use chains::length_bonus;
@@ -80,12 +83,21 @@ impl Rater {
             .or_else(|| basic::naked_set(b, 3))
             .or_else(|| basic::fish(b, 3))
             .or_else(|| basic::hidden_set(b, 3, false))
+            .or_else(|| strong::strong_links(b, 2))
             .or_else(|| basic::xy_wing(b, false))
             .or_else(|| basic::xy_wing(b, true))
+            .or_else(|| unique::unique_loops(b))
             .or_else(|| basic::naked_set(b, 4))
             .or_else(|| basic::fish(b, 4))
             .or_else(|| basic::hidden_set(b, 4, false))
+            .or_else(|| strong::strong_links(b, 3))
+            .or_else(|| wings::als_wing(b, 3))
+            .or_else(|| unique::bug(b))
+            .or_else(|| strong::strong_links(b, 4))
+            .or_else(|| wings::als_wing(b, 4))
+            .or_else(|| wings::als_wing(b, 5))
             .or_else(|| self.chains.best(b))
+            .or_else(|| wings::als_wing(b, 6))
     }
 
     /// Rates a puzzle from its givens.

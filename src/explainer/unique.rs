@@ -1,0 +1,324 @@
+//! The rules that assume a unique solution: unique rectangles and loops (types 1, 2, 4
+//! and the naked-set type 3) and the bivalue universal grave (types 1, 2 and 4).
+
+use super::board::{bits, Board, Cells, CELL_REGIONS, PEER_SETS, REGION_CELLS, REGION_SETS};
+use super::hint::{Hint, Technique};
+
+const MAX_LOOP: usize = 24;
+
+fn seeing(cells: Cells) -> Cells {
+    cells
+        .iter()
+        .fold(Cells(!0 >> 47), |s, c| s.and(PEER_SETS[c]))
+}
+
+struct Loops<'a> {
+    b: &'a Board,
+    pair: u16,
+    path: [usize; MAX_LOOP],
+    best: Option<(f64, u8, Hint)>,
+}
+
+impl Loops<'_> {
+    fn search(&mut self, len: usize, last: usize, extras: u16, extra_cells: u32) {
+        let cur = self.path[len - 1];
+        for t in 0..3 {
+            if t == last {
+                continue;
+            }
+            let region = CELL_REGIONS[cur][t] as usize;
+            for &c in &REGION_CELLS[region] {
+                let c = c as usize;
+                let cands = self.b.cands[c];
+                if c == cur || cands & self.pair != self.pair {
+                    continue;
+                }
+                if c == self.path[0] {
+                    if len >= 4 {
+                        self.found(len);
+                    }
+                    continue;
+                }
+                if self.path[..len].contains(&c) || len == MAX_LOOP {
+                    continue;
+                }
+                let ex = cands & !self.pair;
+                let union = extras | ex;
+                if ex == 0 || union.count_ones() == 1 || extra_cells < 2 {
+                    self.path[len] = c;
+                    self.search(len + 1, t, union, extra_cells + (ex != 0) as u32);
+                }
+            }
+        }
+    }
+
+    fn valid(&self, len: usize) -> bool {
+        let mut even = [0u8; 27];
+        let mut odd = [0u8; 27];
+        for (i, &c) in self.path[..len].iter().enumerate() {
+            for &r in &CELL_REGIONS[c] {
+                if i % 2 == 0 {
+                    even[r as usize] += 1;
+                } else {
+                    odd[r as usize] += 1;
+                }
+            }
+        }
+        (0..27).all(|r| even[r] + odd[r] == 0 || (even[r] == 1 && odd[r] == 1))
+    }
+
+    fn offer(&mut self, h: Hint, kind: u8) {
+        if !h.is_worth() {
+            return;
+        }
+        let better = match &self.best {
+            None => true,
+            Some((r, k, _)) => h.rating < *r || (h.rating == *r && kind < *k),
+        };
+        if better {
+            self.best = Some((h.rating, kind, h));
+        }
+    }
+
+    fn found(&mut self, len: usize) {
+        if !self.valid(len) {
+            return;
+        }
+        let b = self.b;
+        let base = match len {
+            4 => 4.5,
+            6 => 4.5 + 0.1,
+            8 => 4.5 + 0.2,
+            _ => 4.5 + 0.3 + 0.2,
+        };
+        let cells = &self.path[..len];
+        let mut extra = Cells::EMPTY;
+        let mut union = 0u16;
+        for &c in cells {
+            let ex = b.cands[c] & !self.pair;
+            if ex != 0 {
+                extra = extra.with(c);
+                union |= ex;
+            }
+        }
+        let t = Technique::UniqueRectangle;
+        let n = extra.len();
+        if n == 1 {
+            let c = extra.iter().next().unwrap_or(0);
+            let mut h = Hint::new(t, base);
+            h.elims[c] = self.pair;
+            self.offer(h, 1);
+            return;
+        }
+        if n > 2 || (n == 2 && union.count_ones() == 1) {
+            let w = union.trailing_zeros() as usize;
+            let mut h = Hint::new(t, base);
+            for c in seeing(extra).iter() {
+                h.remove(b, c, w);
+            }
+            self.offer(h, 2);
+        }
+        if n != 2 {
+            return;
+        }
+        let mut it = extra.iter();
+        let (c1, c2) = (it.next().unwrap_or(0), it.next().unwrap_or(0));
+        let shared = |t: usize| CELL_REGIONS[c1][t] == CELL_REGIONS[c2][t];
+        if union.count_ones() >= 2 {
+            for k in 2..=7u32 {
+                for rt in 0..3 {
+                    if shared(rt) {
+                        let region = CELL_REGIONS[c1][rt] as usize;
+                        if let Some(h) = naked_type3(b, region, c1, c2, union, k, base) {
+                            self.offer(h, 3);
+                        }
+                    }
+                }
+            }
+        }
+        for rt in 0..3 {
+            if !shared(rt) {
+                continue;
+            }
+            let region = CELL_REGIONS[c1][rt] as usize;
+            let others = REGION_SETS[region].minus(Cells::EMPTY.with(c1).with(c2));
+            for v in bits(self.pair) {
+                if others.iter().all(|c| b.cands[c] >> v & 1 == 0) {
+                    let w = (self.pair & !(1 << v)).trailing_zeros() as usize;
+                    let mut h = Hint::new(t, base);
+                    h.remove(b, c1, w);
+                    h.remove(b, c2, w);
+                    self.offer(h, 4);
+                }
+            }
+        }
+    }
+}
+
+/// Type 3 with a naked set: the extras of c1 and c2 as one pseudo-cell plus k - 1 other
+/// cells of the region, holding k values between them.
+fn naked_type3(
+    b: &Board,
+    region: usize,
+    c1: usize,
+    c2: usize,
+    extras: u16,
+    k: u32,
+    base: f64,
+) -> Option<Hint> {
+    if 2 * k > b.empties(region) || k < extras.count_ones() {
+        return None;
+    }
+    let cells = &REGION_CELLS[region];
+    let free: u16 = (0..9)
+        .filter(|&i| {
+            let c = cells[i] as usize;
+            c != c1 && c != c2 && b.cands[c].count_ones() >= 2
+        })
+        .fold(0, |m, i| m | 1 << i);
+    for set in (0u16..1 << 9).filter(|m| m.count_ones() == k - 1 && m & !free == 0) {
+        let union = bits(set).fold(extras, |u, i| u | b.cands[cells[i] as usize]);
+        if union.count_ones() != k {
+            continue;
+        }
+        let mut h = Hint::new(Technique::UniqueRectangle, base + (k - 1) as f64 * 0.1);
+        for (i, &c) in cells.iter().enumerate() {
+            let c = c as usize;
+            if set >> i & 1 == 0 && c != c1 && c != c2 {
+                h.elims[c] = b.cands[c] & union;
+            }
+        }
+        if h.is_worth() {
+            return Some(h);
+        }
+    }
+    None
+}
+
+/// The lowest unique rectangle or loop, if any.
+pub fn unique_loops(b: &Board) -> Option<Hint> {
+    let mut loops = Loops {
+        b,
+        pair: 0,
+        path: [0; MAX_LOOP],
+        best: None,
+    };
+    for s in 0..81 {
+        if b.cands[s].count_ones() != 2 {
+            continue;
+        }
+        loops.pair = b.cands[s];
+        loops.path[0] = s;
+        loops.search(1, 3, 0, 0);
+    }
+    loops.best.map(|(_, _, h)| h)
+}
+
+/// The bivalue universal grave, types 1, 2 and 4.
+pub fn bug(b: &Board) -> Option<Hint> {
+    let mut scratch = *b;
+    let mut bug_cells = Cells::EMPTY;
+    let mut bug_values = [0u16; 81];
+    let mut all_values = 0u16;
+    let mut many: Option<(usize, Cells)> = None;
+    let mut same_many = true;
+    for r in 0..27 {
+        for v in 0..9 {
+            let places = b.cells_with(r, v);
+            let n = places.len();
+            if n == 0 || n == 2 {
+                continue;
+            }
+            let wide = Cells(
+                places
+                    .iter()
+                    .filter(|&c| b.cands[c].count_ones() >= 3)
+                    .fold(0u128, |m, c| m | 1 << c),
+            );
+            match wide.len() {
+                0 => return None,
+                1 => {
+                    let c = wide.iter().next().unwrap_or(0);
+                    bug_cells = bug_cells.with(c);
+                    bug_values[c] |= 1 << v;
+                    all_values |= 1 << v;
+                    scratch.cands[c] &= !(1 << v);
+                    if bug_cells.len() > 1
+                        && all_values.count_ones() > 1
+                        && seeing(bug_cells).minus(bug_cells).is_empty()
+                    {
+                        return None;
+                    }
+                }
+                _ => match many {
+                    None => many = Some((v, wide)),
+                    Some((w, cells)) if w == v => many = Some((v, cells.or(wide))),
+                    Some(_) => same_many = false,
+                },
+            }
+        }
+    }
+    if let (Some((w, cells)), true) = (many, same_many) {
+        for c in cells.iter() {
+            bug_cells = bug_cells.with(c);
+            bug_values[c] |= 1 << w;
+            all_values |= 1 << w;
+            scratch.cands[c] &= !(1 << w);
+        }
+    } else if many.is_some() {
+        return None;
+    }
+    for c in 0..81 {
+        if scratch.value[c] == 0 && scratch.cands[c].count_ones() != 2 {
+            return None;
+        }
+    }
+    for r in 0..27 {
+        for v in 0..9 {
+            let n = scratch.cells_with(r, v).len();
+            if n != 0 && n != 2 {
+                return None;
+            }
+        }
+    }
+    let t = Technique::BivalueUniversalGrave;
+    if bug_cells.len() == 1 {
+        let c = bug_cells.iter().next().unwrap_or(0);
+        let mut h = Hint::new(t, 5.6);
+        h.elims[c] = b.cands[c] & !bug_values[c];
+        return h.is_worth().then_some(h);
+    }
+    let common = seeing(bug_cells).minus(bug_cells);
+    let type4 = || {
+        let mut it = bug_cells.iter();
+        let (c1, c2) = (it.next().unwrap_or(0), it.next().unwrap_or(0));
+        let u = (b.cands[c1] & !bug_values[c1]) & (b.cands[c2] & !bug_values[c2]);
+        if u.count_ones() != 1 {
+            return None;
+        }
+        let mut h = Hint::new(t, 5.7);
+        for rt in 0..3 {
+            if CELL_REGIONS[c1][rt] == CELL_REGIONS[c2][rt] {
+                h.elims[c1] |= b.cands[c1] & !bug_values[c1] & !u;
+                h.elims[c2] |= b.cands[c2] & !bug_values[c2] & !u;
+            }
+        }
+        h.is_worth().then_some(h)
+    };
+    if all_values.count_ones() == 1 {
+        let v = all_values.trailing_zeros() as usize;
+        let mut h = Hint::new(t, 5.7);
+        for c in common.iter() {
+            h.remove(b, c, v);
+        }
+        if h.is_worth() {
+            return Some(h);
+        }
+        if bug_cells.len() == 2 {
+            return type4();
+        }
+    } else if !common.is_empty() && bug_cells.len() == 2 {
+        return type4();
+    }
+    None
+}

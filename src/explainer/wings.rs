@@ -1,0 +1,155 @@
+//! WXYZ-, VWXYZ-, UVWXYZ- and TUVWXYZ-Wing: an almost locked set (m mutually visible
+//! cells holding m + 1 values) and a bivalue cell linked to it by a restricted common
+//! value. Every (set, cell) is tried; the hint kept is the lowest by rating, then the
+//! most eliminations, then the highest suffix (doubly linked, largest cell, candidates),
+//! the first found among equals.
+
+use super::board::{bits, Board, Cells, PEER_SETS};
+use super::hint::{Hint, Technique};
+
+struct Best {
+    hint: Option<Hint>,
+    key: (f64, u32, [u8; 4]),
+}
+
+impl Best {
+    fn offer(&mut self, h: Hint, suffix: [u8; 4]) {
+        let key = (h.rating, h.eliminations(), suffix);
+        let better = match self.hint {
+            None => true,
+            Some(_) => {
+                key.0 < self.key.0
+                    || (key.0 == self.key.0
+                        && (key.1 > self.key.1 || (key.1 == self.key.1 && key.2 > self.key.2)))
+            }
+        };
+        if better {
+            self.hint = Some(h);
+            self.key = key;
+        }
+    }
+}
+
+/// The suffix as the digits of its string, so that arrays compare as the strings do.
+fn suffix(double: bool, largest: u32, total: u32) -> [u8; 4] {
+    let lead = if double { b'2' } else { b'1' };
+    let b = b'0' + largest as u8;
+    if total >= 10 {
+        [
+            lead,
+            b,
+            b'0' + (total / 10) as u8,
+            b'0' + (total % 10) as u8,
+        ]
+    } else {
+        [lead, b, b'0' + total as u8, 0]
+    }
+}
+
+fn rating(m: usize, largest: u32) -> (Technique, f64) {
+    let off = |k: f64| (k - (3.0 - largest as f64).abs()) * 0.1;
+    match m {
+        3 => (Technique::WXYZWing, 5.5 + off(1.0)),
+        4 => (Technique::VWXYZWing, 6.2 + off(2.0)),
+        5 => (Technique::UVWXYZWing, 6.6),
+        _ => (Technique::TUVWXYZWing, 7.5),
+    }
+}
+
+/// Cells seeing every cell of `cells` holding value `v`, outside `cells`.
+fn seeing_all(b: &Board, cells: &[usize], v: usize) -> Cells {
+    let mut s = Cells(!0 >> 47);
+    for &c in cells {
+        if b.cands[c] >> v & 1 != 0 {
+            s = s.and(PEER_SETS[c]);
+        }
+    }
+    s
+}
+
+fn try_set(b: &Board, als: &[usize], best: &mut Best) {
+    let m = als.len();
+    let union = als.iter().fold(0u16, |u, &c| u | b.cands[c]);
+    if union.count_ones() as usize != m + 1 {
+        return;
+    }
+    let mut in_set = Cells::EMPTY;
+    let mut near = Cells::EMPTY;
+    for &c in als {
+        in_set = in_set.with(c);
+        near = near.or(PEER_SETS[c]);
+    }
+    let largest = als
+        .iter()
+        .map(|&c| b.cands[c].count_ones())
+        .max()
+        .unwrap_or(0);
+    let total: u32 = als.iter().map(|&c| b.cands[c].count_ones()).sum();
+    for yz in near.minus(in_set).iter() {
+        let pair = b.cands[yz];
+        if pair.count_ones() != 2 || pair & !union != 0 {
+            continue;
+        }
+        let restricted = |v: usize| {
+            als.iter()
+                .all(|&c| b.cands[c] >> v & 1 == 0 || PEER_SETS[c].has(yz))
+        };
+        let lo = pair.trailing_zeros() as usize;
+        let hi = 15 - pair.leading_zeros() as usize;
+        let (x, z, mut double) = match (restricted(lo), restricted(hi)) {
+            (true, true) => (lo, hi, true),
+            (true, false) => (lo, hi, false),
+            (false, true) => (hi, lo, false),
+            (false, false) => continue,
+        };
+        let (t, r) = rating(m, largest);
+        let outside = |s: Cells| s.minus(in_set.with(yz));
+        let mut h = Hint::new(t, r);
+        if double {
+            for w in bits(union & !pair) {
+                for c in outside(seeing_all(b, als, w)).iter() {
+                    h.remove(b, c, w);
+                }
+            }
+            if h.is_worth() {
+                for c in outside(seeing_all(b, als, x).and(PEER_SETS[yz])).iter() {
+                    h.remove(b, c, x);
+                }
+            } else {
+                double = false;
+            }
+        }
+        for c in outside(seeing_all(b, als, z).and(PEER_SETS[yz])).iter() {
+            h.remove(b, c, z);
+        }
+        if h.is_worth() {
+            best.offer(h, suffix(double, largest, total));
+        }
+    }
+}
+
+fn grow(b: &Board, als: &mut [usize; 6], len: usize, m: usize, from: usize, best: &mut Best) {
+    if len == m {
+        try_set(b, &als[..m], best);
+        return;
+    }
+    for c in from..81 {
+        let n = b.cands[c].count_ones() as usize;
+        if n < 2 || n > m + 1 || !als[..len].iter().all(|&a| PEER_SETS[a].has(c)) {
+            continue;
+        }
+        als[len] = c;
+        grow(b, als, len + 1, m, c + 1, best);
+    }
+}
+
+/// The lowest wing of an m-cell set (m = 3 to 6), if any.
+pub fn als_wing(b: &Board, m: usize) -> Option<Hint> {
+    let mut best = Best {
+        hint: None,
+        key: (0.0, 0, [0; 4]),
+    };
+    let mut als = [0usize; 6];
+    grow(b, &mut als, 0, m, 0, &mut best);
+    best.hint
+}
