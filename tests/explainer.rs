@@ -19,7 +19,10 @@ fn tenths(s: &str) -> u16 {
 }
 
 fn reference() -> Vec<Reference> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/se-reference-diabolical-600.txt");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/data/se-reference-diabolical-600.txt"
+    );
     std::fs::read_to_string(path)
         .unwrap()
         .lines()
@@ -58,13 +61,30 @@ fn ratings_match_serate_on_the_diabolical_sample() {
                 *misses.entry((got.er, r.er)).or_insert(0) += 1;
             }
         } else {
-            assert!(got.er <= r.er, "{}: lower bound {} over {}", r.puzzle, got.er, r.er);
-            assert!(r.er >= 75, "{}: serate rates {} yet the rater stops", r.puzzle, r.er);
+            assert!(
+                got.er <= r.er,
+                "{}: lower bound {} over {}",
+                r.puzzle,
+                got.er,
+                r.er
+            );
+            assert!(
+                r.er >= 75,
+                "{}: serate rates {} yet the rater stops",
+                r.puzzle,
+                r.er
+            );
         }
     }
     assert!(complete >= 550, "only {complete} of 600 rated to the end");
-    assert!(exact * 100 >= complete * 99, "ER exact on {exact} of {complete}: {misses:?}");
-    assert!(ep >= 597 && ed >= 597, "EP exact on {ep}, ED on {ed} of 600");
+    assert!(
+        exact * 100 >= complete * 99,
+        "ER exact on {exact} of {complete}: {misses:?}"
+    );
+    assert!(
+        ep >= 597 && ed >= 597,
+        "EP exact on {ep}, ED on {ed} of 600"
+    );
 }
 
 /// No step of the rater removes a puzzle's solution (its rules as applied to unique

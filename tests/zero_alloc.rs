@@ -802,7 +802,10 @@ fn parquet_pieces_allocate_per_page_not_per_row() {
 /// set of puzzles, rating them again allocates nothing.
 #[test]
 fn rating_allocates_nothing_per_puzzle() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/se-reference-diabolical-600.txt");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/data/se-reference-diabolical-600.txt"
+    );
     let text = std::fs::read_to_string(path).unwrap();
     let puzzles: Vec<Grid> = text
         .lines()

@@ -326,8 +326,8 @@ fn dedupe_cells(
 }
 
 /// Grades puzzle texts (as [`run_texts`] takes them): the classify results plus, per
-/// puzzle, a level code (index into the grader's levels, 255 when not graded) and the
-/// rating in tenths (0 when not graded).
+/// puzzle, a level code (index into the grader's levels, 255 when not graded), the
+/// rating, EP and ED in tenths (0 when not graded) and whether they are lower bounds.
 #[pyfunction]
 #[pyo3(signature = (puzzles, threads=None, size=None, variant=None, symbols=None))]
 #[allow(clippy::type_complexity)]
@@ -338,21 +338,34 @@ fn grade_texts(
     size: Option<usize>,
     variant: Option<&str>,
     symbols: Option<&str>,
-) -> PyResult<(Results, Py<PyArray1<u8>>, Py<PyArray1<u16>>)> {
+) -> PyResult<(
+    Results,
+    Py<PyArray1<u8>>,
+    [Py<PyArray1<u16>>; 3],
+    Py<PyArray1<bool>>,
+)> {
     let boards = board_setup(size, variant, symbols)?;
     let held = Held::of(puzzles)?;
     let texts = held.texts()?;
     let mut levels = vec![255u8; texts.len()];
     let mut ratings = vec![0u16; texts.len()];
+    let mut pearls = vec![0u16; texts.len()];
+    let mut diamonds = vec![0u16; texts.len()];
+    let mut bounds = vec![false; texts.len()];
     let columns = GradeColumns {
         levels: &mut levels,
         ratings: &mut ratings,
+        pearls: &mut pearls,
+        diamonds: &mut diamonds,
+        bounds: &mut bounds,
     };
     let base = run(py, &Grade::new(), &texts, threads, &boards, columns)?;
+    let tenths = |v: Vec<u16>| PyArray1::from_vec_bound(py, v).unbind();
     Ok((
         base,
         PyArray1::from_vec_bound(py, levels).unbind(),
-        PyArray1::from_vec_bound(py, ratings).unbind(),
+        [tenths(ratings), tenths(pearls), tenths(diamonds)],
+        PyArray1::from_vec_bound(py, bounds).unbind(),
     ))
 }
 

@@ -81,32 +81,56 @@ impl Extras<CanonForm> for CanonColumns<'_> {
 }
 
 /// `grade`'s columns: the level code (an index into the grader's levels, 255 when not
-/// graded) and the rating in tenths (0 when not graded).
+/// graded), the rating (ER for a 9x9 grid), EP and ED in tenths (0 when not graded),
+/// and whether the ratings are lower bounds.
 pub struct GradeColumns<'a> {
     /// One a puzzle.
     pub levels: &'a mut [u8],
     /// One a puzzle.
     pub ratings: &'a mut [u16],
+    /// One a puzzle.
+    pub pearls: &'a mut [u16],
+    /// One a puzzle.
+    pub diamonds: &'a mut [u16],
+    /// One a puzzle.
+    pub bounds: &'a mut [bool],
 }
 
 impl Extras<Graded> for GradeColumns<'_> {
     fn split_at(self, at: usize) -> (Self, Self) {
         let (l0, l1) = self.levels.split_at_mut(at);
         let (r0, r1) = self.ratings.split_at_mut(at);
+        let (p0, p1) = self.pearls.split_at_mut(at);
+        let (d0, d1) = self.diamonds.split_at_mut(at);
+        let (b0, b1) = self.bounds.split_at_mut(at);
         (
             GradeColumns {
                 levels: l0,
                 ratings: r0,
+                pearls: p0,
+                diamonds: d0,
+                bounds: b0,
             },
             GradeColumns {
                 levels: l1,
                 ratings: r1,
+                pearls: p1,
+                diamonds: d1,
+                bounds: b1,
             },
         )
     }
     fn put(&mut self, i: usize, extra: &Graded) {
-        self.levels[i] = extra.grade.map_or(255, |g| g.level as u8);
-        self.ratings[i] = extra.grade.map_or(0, |g| g.rating);
+        self.levels[i] = extra.level().map_or(255, |l| l as u8);
+        let graded = extra.grade.is_some();
+        self.ratings[i] = match (&extra.se, &extra.grade) {
+            (Some(se), Some(_)) => se.er,
+            (_, g) => g.map_or(0, |g| g.rating),
+        };
+        let se = extra.se.filter(|_| graded);
+        self.pearls[i] = se.map_or(0, |s| s.ep);
+        self.diamonds[i] = se.map_or(0, |s| s.ed);
+        self.bounds[i] = se.is_some_and(|s| !s.complete);
     }
 }
 

@@ -221,17 +221,22 @@ def _levels(codes):
 
 
 def grade(puzzles, threads=None, size=None, variant=None, symbols=None):
-    """Classifies and grades (unique puzzles only): the keys of `classify` plus
-    `difficulty` (easy ... extreme, empty when not graded) and `rating` (float, Sukaku
-    Explainer's scale, 0 when not graded). Variant boards are graded with the
-    techniques that hold on any units, as `sudoku-batch grade` does."""
+    """Classifies and grades (unique puzzles only), as `sudoku-batch grade` does: the
+    keys of `classify` plus `difficulty` (easy ... extreme, empty when not graded),
+    `rating`, `pearl` and `diamond` (floats: Sukaku Explainer's ER, EP and ED for 9x9
+    grids, 0 when not graded) and `bound` (bool: the ratings are lower bounds). Variant
+    boards get the pattern grader's `rating` (techniques that hold on any units) and
+    0 for `pearl` and `diamond`."""
     _check_threads(threads)
     texts = _dispatch(puzzles, lambda texts: texts, _cell_texts)
-    (codes, solutions, width, reasons), levels, ratings = _native.grade_texts(
-        texts, threads, size, variant, symbols)
+    (codes, solutions, width, reasons), levels, (ratings, pearls, diamonds), bounds = \
+        _native.grade_texts(texts, threads, size, variant, symbols)
     result = _result(codes, solutions, width, reasons)
     result["difficulty"] = _levels(levels)
     result["rating"] = ratings.astype(np.float64) / 10.0
+    result["pearl"] = pearls.astype(np.float64) / 10.0
+    result["diamond"] = diamonds.astype(np.float64) / 10.0
+    result["bound"] = bounds
     return result
 
 

@@ -13,6 +13,7 @@
 mod basic;
 mod board;
 mod chains;
+mod exclusion;
 mod hint;
 mod strong;
 mod unique;
@@ -95,6 +96,7 @@ impl Rater {
             .or_else(|| unique::bug(b))
             .or_else(|| strong::strong_links(b, 4))
             .or_else(|| wings::als_wing(b, 4))
+            .or_else(|| exclusion::aligned_pair(b))
             .or_else(|| wings::als_wing(b, 5))
             .or_else(|| self.chains.best(b))
             .or_else(|| wings::als_wing(b, 6))

@@ -38,7 +38,7 @@ const UNSIGNED: &[&str] = &[
 /// Columns of grids, written without a dictionary.
 const GRIDS: &[&str] = &["puzzle", "solution", "canonical", "minimal"];
 /// Columns typed as doubles, by name.
-const DOUBLE: &[&str] = &["rating"];
+const DOUBLE: &[&str] = &["rating", "pearl", "diamond"];
 
 /// What a column holds.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
