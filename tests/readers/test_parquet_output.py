@@ -44,7 +44,7 @@ def same(frame, want):
         expected = want[column].tolist()
         if column in ("line", "record"):
             got = [str(int(v)) for v in got]
-        elif column == "rating":
+        elif column in ("rating", "pearl", "diamond"):
             got = [float(v) for v in got]
             expected = [float(v) for v in expected]
         assert got == expected, column
