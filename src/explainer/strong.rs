@@ -8,7 +8,7 @@
 //! regions, every ordering and orientation is tried; the hint kept is the lowest by
 //! rating, then the most eliminations, then the smallest suffix, the first among equals.
 
-use super::board::{region_type, Board, Cells, PEER_SETS, REGION_CELLS, REGION_SETS};
+use super::board::{region_type, Board, Cells, CELL_REGIONS, PEER_SETS, REGION_CELLS, REGION_SETS};
 use super::hint::{Hint, Technique};
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -17,6 +17,13 @@ struct Link {
     places: Cells,
     groups: [Cells; 2],
     grouped: bool,
+    /// The digit's holders that see every cell of each end group (set once the
+    /// digit's links are all known).
+    sees: [Cells; 2],
+    /// The link's number among the digit's links, and the numbers of the links one of
+    /// whose ends shares a region with one of its ends.
+    id: u8,
+    joins: u64,
 }
 
 fn set_of(cells: &[u8], mask: u16) -> Cells {
@@ -52,6 +59,9 @@ fn links_of(b: &Board, region: usize, v: usize, out: &mut [Link; 2]) -> usize {
             places,
             groups,
             grouped: false,
+            sees: [Cells::EMPTY; 2],
+            id: 0,
+            joins: 0,
         };
         return 1;
     }
@@ -60,6 +70,9 @@ fn links_of(b: &Board, region: usize, v: usize, out: &mut [Link; 2]) -> usize {
         places,
         groups: [a, bb],
         grouped: true,
+        sees: [Cells::EMPTY; 2],
+        id: 0,
+        joins: 0,
     };
     if !block {
         for e in 0..3 {
@@ -149,18 +162,15 @@ fn links_of(b: &Board, region: usize, v: usize, out: &mut [Link; 2]) -> usize {
 
 /// The column, else the row, else the block holding every cell of `cells`.
 fn shared_region(cells: Cells) -> Option<usize> {
-    let first = cells.iter().next()?;
-    let (row, col) = (first / 9, first % 9);
-    let block = row / 3 * 3 + col / 3;
-    if cells.iter().all(|c| c % 9 == col) {
-        Some(18 + col)
-    } else if cells.iter().all(|c| c / 9 == row) {
-        Some(9 + row)
-    } else if cells.iter().all(|c| c / 27 * 3 + c % 9 / 3 == block) {
-        Some(block)
-    } else {
-        None
+    let first = cells.0.trailing_zeros() as usize;
+    if first >= 81 {
+        return None;
     }
+    let [block, row, col] = CELL_REGIONS[first];
+    [col, row, block]
+        .into_iter()
+        .map(usize::from)
+        .find(|&r| cells.minus(REGION_SETS[r]).is_empty())
 }
 
 /// Cells seeing every cell of `group`.
@@ -179,24 +189,26 @@ fn number(region: usize) -> usize {
     }
 }
 
+/// The lowest chain so far: its sort key and what it removes. The hint is built once,
+/// at the end, from the winner.
 struct Best {
-    hint: Option<Hint>,
+    found: Option<(Technique, usize, Cells)>,
     key: (f64, u32, [u8; 5]),
 }
 
 impl Best {
-    fn offer(&mut self, h: Hint, total: u32, suffix: [u8; 5]) {
-        let key = (h.rating, total, suffix);
-        let better = match self.hint {
-            None => true,
-            Some(_) => {
-                key.0 < self.key.0
-                    || (key.0 == self.key.0
-                        && (key.1 > self.key.1 || (key.1 == self.key.1 && key.2 < self.key.2)))
-            }
-        };
+    /// True when a chain rated `rating` could still be kept.
+    fn admits(&self, rating: f64) -> bool {
+        self.found.is_none() || rating <= self.key.0
+    }
+
+    fn offer(&mut self, t: Technique, v: usize, elims: Cells, key: (f64, u32, [u8; 5])) {
+        let better = self.found.is_none()
+            || key.0 < self.key.0
+            || (key.0 == self.key.0
+                && (key.1 > self.key.1 || (key.1 == self.key.1 && key.2 < self.key.2)));
         if better {
-            self.hint = Some(h);
+            self.found = Some((t, v, elims));
             self.key = key;
         }
     }
@@ -239,29 +251,145 @@ fn suffix(types: &[u8], grouped: u32) -> [u8; 5] {
     out
 }
 
-fn rating(links: &[Link]) -> (Technique, f64) {
-    let n = links.len();
-    let (t, base) = match n {
+/// The technique of n links and its base rating.
+fn base(n: usize) -> (Technique, f64) {
+    match n {
         2 => (Technique::TwoStrongLinks, 4.0),
         3 => (Technique::ThreeStrongLinks, 5.4),
         _ => (Technique::FourStrongLinks, 5.8),
-    };
-    let has = |ty: usize| links.iter().any(|l| region_type(l.region) == ty);
-    let r = if links.iter().any(|l| l.grouped) {
-        base + 0.3
+    }
+}
+
+/// The rating of links of these region types, grouped or not.
+fn rating(n: usize, types: &[usize], grouped: bool) -> f64 {
+    let b = base(n).1;
+    let has = |ty: usize| types.contains(&ty);
+    if grouped {
+        b + 0.3
     } else if !has(0) && has(1) != has(2) {
-        base
+        b
     } else if has(0) && has(1) && has(2) {
-        base + 0.2
+        b + 0.2
     } else {
-        base + 0.1
-    };
-    (t, r)
+        b + 0.1
+    }
+}
+
+/// One digit's links in every region, found once per search.
+struct Digit {
+    v: usize,
+    links: [[Link; 2]; 27],
+    count: [u8; 27],
+}
+
+impl Digit {
+    fn new(b: &Board, v: usize) -> Digit {
+        let holders = b.all_with(v);
+        let mut d = Digit {
+            v,
+            links: [[Link::default(); 2]; 27],
+            count: [0; 27],
+        };
+        let mut all = [(0u8, 0u8); 54];
+        let mut n = 0;
+        for region in 0..27 {
+            let k = links_of(b, region, v, &mut d.links[region]);
+            d.count[region] = k as u8;
+            for (i, link) in d.links[region][..k].iter_mut().enumerate() {
+                link.sees = link.groups.map(|g| seeing(g).and(holders));
+                link.id = n as u8;
+                all[n] = (region as u8, i as u8);
+                n += 1;
+            }
+        }
+        for x in 0..n {
+            for y in x + 1..n {
+                let (l, m) = (d.link(all[x]), d.link(all[y]));
+                let joined = l
+                    .groups
+                    .iter()
+                    .any(|&g| m.groups.iter().any(|&h| shared_region(g.or(h)).is_some()));
+                if joined {
+                    d.links[all[x].0 as usize][all[x].1 as usize].joins |= 1 << y;
+                    d.links[all[y].0 as usize][all[y].1 as usize].joins |= 1 << x;
+                }
+            }
+        }
+        d
+    }
+
+    fn link(&self, (region, i): (u8, u8)) -> Link {
+        self.links[region as usize][i as usize]
+    }
+}
+
+/// The links of one choice, with what the orderings need of them.
+struct Chosen {
+    n: usize,
+    links: [Link; 4],
+    /// `sees` of each link's end groups, index `2 * link + group`.
+    sees: [Cells; 8],
+    /// The junction region of two end groups of different links (`NO` for none).
+    joint: [[u8; 8]; 8],
+    /// The cells of every link region.
+    cells: Cells,
+    rating: f64,
+    technique: Technique,
+    grouped: u32,
+}
+
+const NO: u8 = u8::MAX;
+
+/// True when the links, joined wherever an end of one shares a region with an end of
+/// another, connect every link: a chain through all of them needs that.
+fn connected(links: &[Link]) -> bool {
+    let members = links.iter().fold(0u64, |m, l| m | 1 << l.id);
+    let (mut reached, mut frontier) = (1u64 << links[0].id, 1u64 << links[0].id);
+    while frontier != 0 {
+        let id = frontier.trailing_zeros() as u8;
+        frontier &= frontier - 1;
+        let l = links.iter().find(|l| l.id == id).expect("a member");
+        let new = l.joins & members & !reached;
+        reached |= new;
+        frontier |= new;
+    }
+    reached == members
 }
 
 /// Every ordering (QuickPerm order) and orientation of the chosen links.
-fn evaluate(b: &Board, v: usize, links: &[Link], best: &mut Best) {
+fn evaluate(d: &Digit, links: &[Link], best: &mut Best) {
     let n = links.len();
+    let types: [usize; 4] =
+        std::array::from_fn(|k| links.get(k).map_or(3, |l| region_type(l.region)));
+    let grouped = links.iter().filter(|l| l.grouped).count() as u32;
+    let r = rating(n, &types[..n], grouped > 0);
+    if !best.admits(r) {
+        return;
+    }
+    let mut c = Chosen {
+        n,
+        links: [Link::default(); 4],
+        sees: [Cells::EMPTY; 8],
+        joint: [[NO; 8]; 8],
+        cells: Cells::EMPTY,
+        rating: r,
+        technique: base(n).0,
+        grouped,
+    };
+    for (i, l) in links.iter().enumerate() {
+        c.links[i] = *l;
+        c.cells = c.cells.or(REGION_SETS[l.region]);
+        c.sees[2 * i] = l.sees[0];
+        c.sees[2 * i + 1] = l.sees[1];
+    }
+    for i in 0..2 * n {
+        for j in 0..2 * n {
+            if i / 2 != j / 2 {
+                let groups = links[i / 2].groups[i % 2].or(links[j / 2].groups[j % 2]);
+                c.joint[i][j] = shared_region(groups).map_or(NO, |r| r as u8);
+            }
+        }
+    }
     let mut a = [0usize; 4];
     let mut p = [0usize; 5];
     for i in 0..n {
@@ -277,7 +405,7 @@ fn evaluate(b: &Board, v: usize, links: &[Link], best: &mut Best) {
             rev[k] = a[n - 1 - k];
         }
         if a[..n] <= rev[..n] {
-            orientations(b, v, links, &a[..n], best);
+            orientations(d, &c, &a[..n], best);
         }
         if i >= n {
             break;
@@ -296,82 +424,76 @@ fn evaluate(b: &Board, v: usize, links: &[Link], best: &mut Best) {
                 rev[k] = a[n - 1 - k];
             }
             if a[..n] <= rev[..n] {
-                orientations(b, v, links, &a[..n], best);
+                orientations(d, &c, &a[..n], best);
             }
             break;
         }
     }
 }
 
-fn orientations(b: &Board, v: usize, links: &[Link], order: &[usize], best: &mut Best) {
-    let n = links.len();
-    let holders = b.all_with(v);
-    let mut link_cells = Cells::EMPTY;
-    for l in links {
-        link_cells = link_cells.or(REGION_SETS[l.region]);
-    }
-    let smallest = links.iter().map(|l| number(l.region)).min().unwrap_or(0);
+fn orientations(d: &Digit, c: &Chosen, order: &[usize], best: &mut Best) {
+    let n = c.n;
+    let smallest = c.links[..n]
+        .iter()
+        .map(|l| number(l.region))
+        .min()
+        .unwrap_or(0);
     let mut types = [0u8; 4];
     for (k, &li) in order.iter().enumerate() {
-        types[k] = region_type(links[li].region) as u8;
+        types[k] = region_type(c.links[li].region) as u8;
     }
-    let grouped = links.iter().filter(|l| l.grouped).count() as u32;
-    let (t, r) = rating(links);
+    let suffix = suffix(&types[..n], c.grouped);
     'o: for o in 0..1usize << n {
-        let flip = |k: usize| o >> (n - 1 - k) & 1 != 0;
-        let near = |k: usize| links[order[k]].groups[flip(k) as usize];
-        let far = |k: usize| links[order[k]].groups[!flip(k) as usize];
+        let flip = |k: usize| o >> (n - 1 - k) & 1;
+        let near = |k: usize| 2 * order[k] + flip(k);
+        let far = |k: usize| 2 * order[k] + (1 - flip(k));
         let mut junctions = Cells::EMPTY;
         for k in 0..n - 1 {
-            match shared_region(far(k).or(near(k + 1))) {
-                Some(region) => junctions = junctions.or(REGION_SETS[region]),
-                None => continue 'o,
+            match c.joint[far(k)][near(k + 1)] {
+                NO => continue 'o,
+                region => junctions = junctions.or(REGION_SETS[region as usize]),
             }
         }
         let (start, end) = (near(0), far(n - 1));
-        let mut h = Hint::new(t, r);
-        let mut total = 0;
-        let ends = seeing(start).and(seeing(end)).and(holders);
-        if shared_region(start.or(end)).is_none() {
-            for c in ends.minus(link_cells).minus(junctions).iter() {
-                h.remove(b, c, v);
-                total += 1;
-            }
+        let ends = c.sees[start].and(c.sees[end]);
+        let (elims, total) = if c.joint[start][end] == NO {
+            let e = ends.minus(c.cells).minus(junctions);
+            (e, e.len())
         } else {
-            if number(links[order[0]].region) != smallest || flip(0) {
+            if number(c.links[order[0]].region) != smallest || flip(0) != 0 {
                 continue;
             }
-            for c in ends.minus(link_cells).iter() {
-                h.remove(b, c, v);
-                total += 1;
-            }
+            let mut e = ends.minus(c.cells);
+            let mut total = e.len();
             for k in 0..n - 1 {
-                let both = seeing(far(k)).and(seeing(near(k + 1))).and(holders);
-                for c in both.minus(link_cells).iter() {
-                    h.remove(b, c, v);
-                    total += 1;
-                }
+                let both = c.sees[far(k)].and(c.sees[near(k + 1)]).minus(c.cells);
+                total += both.len();
+                e = e.or(both);
             }
-        }
-        if h.is_worth() {
-            best.offer(h, total, suffix(&types[..n], grouped));
+            (e, total)
+        };
+        if !elims.is_empty() {
+            best.offer(c.technique, d.v, elims, (c.rating, total, suffix));
         }
     }
 }
 
-#[allow(clippy::too_many_arguments)]
+/// The choice of links for `seq` from depth `depth` on, each in a region after the
+/// previous one of its type and on cells no chosen link holds.
 fn choose(
-    b: &Board,
+    d: &Digit,
     seq: &[usize],
-    v: usize,
     depth: usize,
     chosen: &mut [Link; 4],
     used: Cells,
+    grouped: bool,
     best: &mut Best,
 ) {
     let n = seq.len();
     if depth == n {
-        evaluate(b, v, &chosen[..n], best);
+        if connected(&chosen[..n]) {
+            evaluate(d, &chosen[..n], best);
+        }
         return;
     }
     let t = seq[depth];
@@ -380,16 +502,22 @@ fn choose(
     } else {
         0
     };
-    let mut variants = [Link::default(); 2];
     for idx in from..9 {
         let region = t * 9 + idx;
-        let k = links_of(b, region, v, &mut variants);
-        for variant in &variants[..k] {
-            if !variant.places.and(used).is_empty() {
+        for variant in &d.links[region][..d.count[region] as usize] {
+            if !variant.places.and(used).is_empty() || (variant.grouped && !grouped) {
                 continue;
             }
             chosen[depth] = *variant;
-            choose(b, seq, v, depth + 1, chosen, used.or(variant.places), best);
+            choose(
+                d,
+                seq,
+                depth + 1,
+                chosen,
+                used.or(variant.places),
+                grouped,
+                best,
+            );
         }
     }
 }
@@ -411,16 +539,30 @@ fn sequences(n: usize, f: &mut dyn FnMut(&[usize])) {
 }
 
 /// The lowest chain of n strong links (n = 2, 3 or 4), if any.
+///
+/// A choice that cannot beat the best so far is not looked at: a type sequence whose
+/// plain rating is already above it, grouped links once a plain chain rates lower, and
+/// links that no weak link could join into one chain.
 pub fn strong_links(b: &Board, n: usize) -> Option<Hint> {
     let mut best = Best {
-        hint: None,
+        found: None,
         key: (0.0, 0, [0; 5]),
     };
+    let digits: [Digit; 9] = std::array::from_fn(|v| Digit::new(b, v));
     sequences(n, &mut |seq| {
-        for v in 0..9 {
+        if !best.admits(rating(n, seq, false)) {
+            return;
+        }
+        for d in &digits {
             let mut chosen = [Link::default(); 4];
-            choose(b, seq, v, 0, &mut chosen, Cells::EMPTY, &mut best);
+            let grouped = best.admits(rating(n, seq, true));
+            choose(d, seq, 0, &mut chosen, Cells::EMPTY, grouped, &mut best);
         }
     });
-    best.hint
+    let (t, v, elims) = best.found?;
+    let mut h = Hint::new(t, best.key.0);
+    for c in elims.iter() {
+        h.remove(b, c, v);
+    }
+    Some(h)
 }
