@@ -799,19 +799,20 @@ fn parquet_pieces_allocate_per_page_not_per_row() {
 }
 
 /// Rating with Sukaku Explainer's rules: once the rater's chain buffers have grown on a
-/// set of puzzles, rating them again allocates nothing.
+/// set of puzzles, rating them again allocates nothing (diabolical puzzles, and hard
+/// ones that take the dynamic forcing chains).
 #[test]
 fn rating_allocates_nothing_per_puzzle() {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/data/se-reference-diabolical-600.txt"
-    );
-    let text = std::fs::read_to_string(path).unwrap();
-    let puzzles: Vec<Grid> = text
-        .lines()
-        .take(150)
-        .map(|l| Grid::parse(&l.as_bytes()[..81]).unwrap())
-        .collect();
+    let read = |name: &str, count: usize| {
+        let path = format!("{}/data/{name}", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(path).unwrap();
+        text.lines()
+            .take(count)
+            .map(|l| Grid::parse(&l.as_bytes()[..81]).unwrap())
+            .collect::<Vec<_>>()
+    };
+    let mut puzzles = read("se-reference-diabolical-600.txt", 120);
+    puzzles.extend(read("se-reference-hard-300.txt", 30));
     let mut rater = sudoku_batch::explainer::Rater::new();
     for p in &puzzles {
         std::hint::black_box(rater.rate(p));

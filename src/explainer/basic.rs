@@ -51,10 +51,57 @@ fn crosses(a: usize, b: usize) -> bool {
     a != b && !REGION_SETS[a].and(REGION_SETS[b]).is_empty()
 }
 
+/// What a hint of the intersection, subset and fish rules rests on: the rule parents
+/// of such a step taken inside a dynamic chain are the candidates of these cells that
+/// the chain removed.
+#[derive(Clone, Copy, Debug)]
+pub enum Basis {
+    /// Value `v` of region `base` confined to its intersection with `cover`.
+    Lock { v: usize, base: usize, cover: usize },
+    /// `cells` of one region holding as many values between them.
+    Naked { cells: Cells },
+    /// `values` of `region` confined to as many `cells`.
+    Hidden {
+        region: usize,
+        values: u16,
+        cells: Cells,
+    },
+    /// Value `v` of lines of type `base` (`lines`, a mask of indices) confined to as
+    /// many lines of the other type (`covers`).
+    Fish {
+        v: usize,
+        base: usize,
+        lines: u16,
+        covers: u16,
+    },
+}
+
+/// A rule's hints in its emission order, each passed to `f` with its basis until `f`
+/// returns true.
+pub type Visit<'a> = &'a mut dyn FnMut(&Hint, Basis) -> bool;
+
+/// The first hint a visiting rule emits.
+fn first(rule: impl FnOnce(Visit)) -> Option<Hint> {
+    let mut found = None;
+    rule(&mut |h, _| {
+        found = Some(*h);
+        true
+    });
+    found
+}
+
 /// Pointing and claiming: a value of region1 confined to its intersection with
 /// region2. Direct, it places the value where that leaves a third region (of region1's
 /// type) a single position; otherwise it removes the value from the rest of region2.
 pub fn locking(b: &Board, direct: bool) -> Option<Hint> {
+    if direct {
+        direct_locking(b)
+    } else {
+        first(|f| each_locking(b, f))
+    }
+}
+
+fn direct_locking(b: &Board) -> Option<Hint> {
     for (ta, tb) in LOCK_PAIRS {
         for v in 0..9 {
             for r1 in ta * 9..ta * 9 + 9 {
@@ -66,36 +113,20 @@ pub fn locking(b: &Board, direct: bool) -> Option<Hint> {
                     if !crosses(r1, r2) || !p1.minus(REGION_SETS[r2]).is_empty() {
                         continue;
                     }
-                    if direct {
-                        for r3 in ta * 9..ta * 9 + 9 {
-                            if r3 == r1 || !crosses(r3, r2) {
-                                continue;
-                            }
-                            let p3 = b.cells_with(r3, v);
-                            let outside = p3.minus(REGION_SETS[r2]);
-                            if p3.len() > 1 && outside.len() == 1 {
-                                let (t, rating) = if ta == 0 {
-                                    (Technique::DirectPointing, 1.7)
-                                } else {
-                                    (Technique::DirectClaiming, 1.9)
-                                };
-                                let cell = outside.iter().next().unwrap_or(0);
-                                return Some(Hint::placing(t, rating, cell, v + 1));
-                            }
+                    for r3 in ta * 9..ta * 9 + 9 {
+                        if r3 == r1 || !crosses(r3, r2) {
+                            continue;
                         }
-                    } else {
-                        let victims = b.cells_with(r2, v).minus(REGION_SETS[r1]);
-                        if !victims.is_empty() {
-                            let (t, rating) = if tb == 0 {
-                                (Technique::Claiming, 2.8)
+                        let p3 = b.cells_with(r3, v);
+                        let outside = p3.minus(REGION_SETS[r2]);
+                        if p3.len() > 1 && outside.len() == 1 {
+                            let (t, rating) = if ta == 0 {
+                                (Technique::DirectPointing, 1.7)
                             } else {
-                                (Technique::Pointing, 2.6)
+                                (Technique::DirectClaiming, 1.9)
                             };
-                            let mut h = Hint::new(t, rating);
-                            for c in victims.iter() {
-                                h.remove(b, c, v);
-                            }
-                            return Some(h);
+                            let cell = outside.iter().next().unwrap_or(0);
+                            return Some(Hint::placing(t, rating, cell, v + 1));
                         }
                     }
                 }
@@ -103,55 +134,102 @@ pub fn locking(b: &Board, direct: bool) -> Option<Hint> {
         }
     }
     None
+}
+
+/// Every pointing and claiming, in emission order.
+pub fn each_locking(b: &Board, f: Visit) {
+    for (ta, tb) in LOCK_PAIRS {
+        for v in 0..9 {
+            for r1 in ta * 9..ta * 9 + 9 {
+                let p1 = b.cells_with(r1, v);
+                if p1.len() < 2 {
+                    continue;
+                }
+                for r2 in tb * 9..tb * 9 + 9 {
+                    if !crosses(r1, r2) || !p1.minus(REGION_SETS[r2]).is_empty() {
+                        continue;
+                    }
+                    let victims = b.cells_with(r2, v).minus(REGION_SETS[r1]);
+                    if victims.is_empty() {
+                        continue;
+                    }
+                    let (t, rating) = if tb == 0 {
+                        (Technique::Claiming, 2.8)
+                    } else {
+                        (Technique::Pointing, 2.6)
+                    };
+                    let mut h = Hint::new(t, rating);
+                    for c in victims.iter() {
+                        h.remove(b, c, v);
+                    }
+                    let basis = Basis::Lock {
+                        v,
+                        base: r1,
+                        cover: r2,
+                    };
+                    if f(&h, basis) {
+                        return;
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// k values of a region confined to k cells. Direct (k = 2, 3), it places a value left
 /// a single position outside them; otherwise it removes the cells' other candidates.
 pub fn hidden_set(b: &Board, k: u32, direct: bool) -> Option<Hint> {
+    if direct {
+        direct_hidden_set(b, k)
+    } else {
+        first(|f| each_hidden_set(b, k, f))
+    }
+}
+
+/// The positions of each value in region `r`, or `None` when the region has too few
+/// empty cells for a set of k (`direct`: more than k; else more than 2k).
+fn hidden_positions(b: &Board, r: usize, k: u32, direct: bool) -> Option<[u16; 9]> {
+    let empties = b.empties(r);
+    if (direct && empties <= k) || (!direct && empties <= 2 * k) {
+        return None;
+    }
+    let mut pos = [0u16; 9];
+    for (v, p) in pos.iter_mut().enumerate() {
+        *p = b.positions(r, v);
+    }
+    Some(pos)
+}
+
+/// The union of the positions of values `vs` when it has exactly k positions and each
+/// value at least two.
+fn hidden_union(pos: &[u16; 9], vs: u16, k: u32) -> Option<u16> {
+    if bits(vs).any(|v| pos[v].count_ones() < 2) {
+        return None;
+    }
+    let union = bits(vs).fold(0, |u, v| u | pos[v]);
+    (union.count_ones() == k).then_some(union)
+}
+
+fn direct_hidden_set(b: &Board, k: u32) -> Option<Hint> {
     for &r in &SCAN_ORDER {
         let r = r as usize;
-        let empties = b.empties(r);
-        if (direct && empties <= k) || (!direct && empties <= 2 * k) {
+        let Some(pos) = hidden_positions(b, r, k, true) else {
             continue;
-        }
-        let mut pos = [0u16; 9];
-        for (v, p) in pos.iter_mut().enumerate() {
-            *p = b.positions(r, v);
-        }
+        };
         for vs in subsets(k, 9) {
-            if bits(vs).any(|v| pos[v].count_ones() < 2) {
+            let Some(union) = hidden_union(&pos, vs, k) else {
                 continue;
-            }
-            let union = bits(vs).fold(0, |u, v| u | pos[v]);
-            if union.count_ones() != k {
-                continue;
-            }
-            if direct {
-                for v in (0..9).filter(|v| vs >> v & 1 == 0) {
-                    let outside = pos[v] & !union;
-                    if pos[v].count_ones() > 1 && outside.count_ones() == 1 {
-                        let (t, rating) = if k == 2 {
-                            (Technique::DirectHiddenPair, 2.0)
-                        } else {
-                            (Technique::DirectHiddenTriplet, 2.5)
-                        };
-                        let cell = REGION_CELLS[r][outside.trailing_zeros() as usize] as usize;
-                        return Some(Hint::placing(t, rating, cell, v + 1));
-                    }
-                }
-            } else {
-                let (t, rating) = match k {
-                    2 => (Technique::HiddenPair, 3.4),
-                    3 => (Technique::HiddenTriplet, 4.0),
-                    _ => (Technique::HiddenQuad, 5.4),
-                };
-                let mut h = Hint::new(t, rating);
-                for i in bits(union) {
-                    let c = REGION_CELLS[r][i] as usize;
-                    h.elims[c] = b.cands[c] & !vs;
-                }
-                if h.is_worth() {
-                    return Some(h);
+            };
+            for v in (0..9).filter(|v| vs >> v & 1 == 0) {
+                let outside = pos[v] & !union;
+                if pos[v].count_ones() > 1 && outside.count_ones() == 1 {
+                    let (t, rating) = if k == 2 {
+                        (Technique::DirectHiddenPair, 2.0)
+                    } else {
+                        (Technique::DirectHiddenTriplet, 2.5)
+                    };
+                    let cell = REGION_CELLS[r][outside.trailing_zeros() as usize] as usize;
+                    return Some(Hint::placing(t, rating, cell, v + 1));
                 }
             }
         }
@@ -159,8 +237,48 @@ pub fn hidden_set(b: &Board, k: u32, direct: bool) -> Option<Hint> {
     None
 }
 
+/// Every hidden set of k values that removes something, in emission order.
+pub fn each_hidden_set(b: &Board, k: u32, f: Visit) {
+    for &r in &SCAN_ORDER {
+        let r = r as usize;
+        let Some(pos) = hidden_positions(b, r, k, false) else {
+            continue;
+        };
+        for vs in subsets(k, 9) {
+            let Some(union) = hidden_union(&pos, vs, k) else {
+                continue;
+            };
+            let (t, rating) = match k {
+                2 => (Technique::HiddenPair, 3.4),
+                3 => (Technique::HiddenTriplet, 4.0),
+                _ => (Technique::HiddenQuad, 5.4),
+            };
+            let mut h = Hint::new(t, rating);
+            let mut cells = Cells::EMPTY;
+            for i in bits(union) {
+                let c = REGION_CELLS[r][i] as usize;
+                h.elims[c] = b.cands[c] & !vs;
+                cells = cells.with(c);
+            }
+            let basis = Basis::Hidden {
+                region: r,
+                values: vs,
+                cells,
+            };
+            if h.is_worth() && f(&h, basis) {
+                return;
+            }
+        }
+    }
+}
+
 /// k cells of a region holding k values between them.
 pub fn naked_set(b: &Board, k: u32) -> Option<Hint> {
+    first(|f| each_naked_set(b, k, f))
+}
+
+/// Every naked set of k cells that removes something, in emission order.
+pub fn each_naked_set(b: &Board, k: u32, f: Visit) {
     for &r in &SCAN_ORDER {
         let r = r as usize;
         if b.empties(r) < 2 * k {
@@ -185,16 +303,21 @@ pub fn naked_set(b: &Board, k: u32) -> Option<Hint> {
                 let c = cells[i] as usize;
                 h.elims[c] = b.cands[c] & union;
             }
-            if h.is_worth() {
-                return Some(h);
+            let set = bits(ps).fold(Cells::EMPTY, |s, i| s.with(cells[i] as usize));
+            if h.is_worth() && f(&h, Basis::Naked { cells: set }) {
+                return;
             }
         }
     }
-    None
 }
 
 /// Basic fish of k lines: columns as base lines first, then rows.
 pub fn fish(b: &Board, k: u32) -> Option<Hint> {
+    first(|f| each_fish(b, k, f))
+}
+
+/// Every basic fish of k lines that removes something, in emission order.
+pub fn each_fish(b: &Board, k: u32, f: Visit) {
     let mut placed = [0u32; 9];
     for &v in &b.value {
         if v != 0 {
@@ -235,13 +358,18 @@ pub fn fish(b: &Board, k: u32) -> Option<Hint> {
                         h.remove(b, c, v);
                     }
                 }
-                if h.is_worth() {
-                    return Some(h);
+                let basis = Basis::Fish {
+                    v,
+                    base,
+                    lines,
+                    covers: union,
+                };
+                if h.is_worth() && f(&h, basis) {
+                    return;
                 }
             }
         }
     }
-    None
 }
 
 /// XY-Wing (a bivalue pivot) or XYZ-Wing (a pivot of three candidates): two bivalue

@@ -10,44 +10,17 @@
 
 use super::board::{Board, Cells, CELL_REGIONS, PEER_SETS, REGION_CELLS};
 use super::hint::{Hint, Technique};
+use super::potential::{cell_of, is_on, length_bonus, pot, value_of};
+
+use super::potential::POTENTIALS;
 
 const NONE: u32 = u32::MAX;
-const POTENTIALS: usize = 81 * 9 * 2;
 
 /// A potential and the node it came from.
 #[derive(Clone, Copy, Debug)]
 struct Node {
     pot: u16,
     parent: u32,
-}
-
-const fn pot(cell: usize, v: usize, on: bool) -> u16 {
-    ((cell * 9 + v) * 2 + on as usize) as u16
-}
-
-const fn cell_of(p: u16) -> usize {
-    p as usize / 18
-}
-
-const fn value_of(p: u16) -> usize {
-    p as usize / 2 % 9
-}
-
-const fn is_on(p: u16) -> bool {
-    p & 1 != 0
-}
-
-/// The rating added for a chain's complexity (`len = complexity - 2` over thresholds 4,
-/// 6, 8, 12, 16, 24, ...: a tenth for each one passed, added up as doubles).
-pub fn length_bonus(complexity: usize) -> f64 {
-    let len = complexity as i64 - 2;
-    let (mut ceil, mut odd, mut added) = (4i64, false, 0.0f64);
-    while len > ceil {
-        added += 0.1;
-        ceil = if odd { ceil * 4 / 3 } else { ceil * 3 / 2 };
-        odd = !odd;
-    }
-    added
 }
 
 /// A set of potentials with the node stored for each.

@@ -60,3 +60,86 @@ pub fn aligned_pair(b: &Board) -> Option<Hint> {
     }
     None
 }
+
+/// The first aligned triplet exclusion: for each pair of base cells in `Twomutations`
+/// order, a third base cell among the two cells' excluders (the first cell's, then the
+/// second's, ascending), the three sharing at least two excluders of two or three
+/// candidates. The cells need not see each other.
+pub fn aligned_triplet(b: &Board) -> Option<Hint> {
+    let mut excluders = Cells::EMPTY;
+    let mut single = Cells::EMPTY;
+    for c in 0..81 {
+        match b.cands[c].count_ones() {
+            1 => single = single.with(c),
+            2 | 3 => excluders = excluders.with(c),
+            _ => {}
+        }
+    }
+    let mut base = [0usize; 81];
+    let mut is_base = Cells::EMPTY;
+    let mut n = 0;
+    for c in 0..81 {
+        if b.cands[c].count_ones() >= 2
+            && PEER_SETS[c].and(single).is_empty()
+            && !PEER_SETS[c].and(excluders).is_empty()
+        {
+            base[n] = c;
+            is_base = is_base.with(c);
+            n += 1;
+        }
+    }
+    for j in 1..n {
+        for i in 0..j {
+            let (c0, c1) = (base[i], base[j]);
+            let pair = PEER_SETS[c0].and(PEER_SETS[c1]).and(excluders);
+            if pair.len() < 2 {
+                continue;
+            }
+            let not_pair = |c: usize| c != c0 && c != c1;
+            let first = PEER_SETS[c0].and(excluders).and(is_base);
+            let second = PEER_SETS[c1].and(excluders).and(is_base).minus(first);
+            for c2 in first.iter().chain(second.iter()).filter(|&c| not_pair(c)) {
+                let common = pair.and(PEER_SETS[c2]);
+                if common.len() < 2 {
+                    continue;
+                }
+                if let Some(h) = triplet(b, [c0, c1, c2], common) {
+                    return Some(h);
+                }
+            }
+        }
+    }
+    None
+}
+
+/// The values of three cells that take part in no possible combination, as a hint.
+fn triplet(b: &Board, cells: [usize; 3], common: Cells) -> Option<Hint> {
+    let [c0, c1, c2] = cells;
+    let sees = |a: usize, z: usize| PEER_SETS[a].has(z);
+    let (s01, s02, s12) = (sees(c0, c1), sees(c0, c2), sees(c1, c2));
+    let mut keep = [0u16; 3];
+    for v0 in bits(b.cands[c0]) {
+        for v1 in bits(b.cands[c1]) {
+            if v0 == v1 && s01 {
+                continue;
+            }
+            for v2 in bits(b.cands[c2]) {
+                if (v0 == v2 && s02) || (v1 == v2 && s12) {
+                    continue;
+                }
+                let values = 1 << v0 | 1 << v1 | 1 << v2;
+                if common.iter().any(|e| b.cands[e] & !values == 0) {
+                    continue;
+                }
+                keep[0] |= 1 << v0;
+                keep[1] |= 1 << v1;
+                keep[2] |= 1 << v2;
+            }
+        }
+    }
+    let mut h = Hint::new(Technique::AlignedTripletExclusion, 7.5);
+    for (k, &c) in cells.iter().enumerate() {
+        h.elims[c] |= b.cands[c] & !keep[k];
+    }
+    h.is_worth().then_some(h)
+}

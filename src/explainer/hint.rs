@@ -43,6 +43,11 @@ pub enum Technique {
     ForcingXYChain,
     TUVWXYZWing,
     AlignedTripletExclusion,
+    NishioForcingChain,
+    ContradictionForcingChain,
+    DoubleForcingChain,
+    CellForcingChains,
+    RegionForcingChains,
 }
 
 impl Technique {
@@ -86,6 +91,11 @@ impl Technique {
             ForcingXYChain => "Forcing Chain",
             TUVWXYZWing => "TUVWXYZ-Wing",
             AlignedTripletExclusion => "Aligned Triplet Exclusion",
+            NishioForcingChain => "Nishio Forcing Chain",
+            ContradictionForcingChain => "Contradiction Forcing Chain",
+            DoubleForcingChain => "Double Forcing Chain",
+            CellForcingChains => "Cell Forcing Chains",
+            RegionForcingChains => "Region Forcing Chains",
         }
     }
 }

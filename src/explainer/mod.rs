@@ -14,14 +14,16 @@ mod basic;
 mod board;
 mod chains;
 mod exclusion;
+mod forcing;
 mod hint;
+mod potential;
 mod strong;
 mod unique;
 mod wings;
 
 pub use board::Board;
-pub use chains::length_bonus;
 pub use hint::{Hint, Technique};
+pub use potential::length_bonus;
 
 use crate::grid::Grid;
 
@@ -48,9 +50,145 @@ pub fn tenths(r: f64) -> u16 {
     ((r + 0.05) * 10.0).floor() as u16
 }
 
+/// Sukaku Explainer's producers, in its order: each step takes the first hint of the
+/// first producer that has one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum Producer {
+    Singles,
+    DirectLocking,
+    DirectHiddenPair,
+    NakedSingle,
+    DirectHiddenTriplet,
+    Locking,
+    NakedPair,
+    XWing,
+    HiddenPair,
+    NakedTriplet,
+    Swordfish,
+    HiddenTriplet,
+    TwoStrongLinks,
+    XYWing,
+    XYZWing,
+    UniqueLoops,
+    NakedQuad,
+    Jellyfish,
+    HiddenQuad,
+    ThreeStrongLinks,
+    WXYZWing,
+    Bug,
+    FourStrongLinks,
+    VWXYZWing,
+    AlignedPair,
+    UVWXYZWing,
+    StaticChains,
+    TUVWXYZWing,
+    AlignedTriplet,
+    Nishio,
+    Multiple,
+    Dynamic,
+    DynamicPlus,
+}
+
+impl Producer {
+    /// Every producer, in order.
+    pub const ORDER: [Producer; 33] = {
+        use Producer::*;
+        [
+            Singles,
+            DirectLocking,
+            DirectHiddenPair,
+            NakedSingle,
+            DirectHiddenTriplet,
+            Locking,
+            NakedPair,
+            XWing,
+            HiddenPair,
+            NakedTriplet,
+            Swordfish,
+            HiddenTriplet,
+            TwoStrongLinks,
+            XYWing,
+            XYZWing,
+            UniqueLoops,
+            NakedQuad,
+            Jellyfish,
+            HiddenQuad,
+            ThreeStrongLinks,
+            WXYZWing,
+            Bug,
+            FourStrongLinks,
+            VWXYZWing,
+            AlignedPair,
+            UVWXYZWing,
+            StaticChains,
+            TUVWXYZWing,
+            AlignedTriplet,
+            Nishio,
+            Multiple,
+            Dynamic,
+            DynamicPlus,
+        ]
+    };
+}
+
+/// What a rating may use: a set of producers, and which version's strong-link ratings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rules {
+    producers: u64,
+    bank_links: bool,
+}
+
+impl Rules {
+    /// Sukaku Explainer's default set (v1.18.1, `serate` with no options).
+    pub const SUKAKU: Rules = Rules {
+        producers: (1 << Producer::ORDER.len()) - 1,
+        bank_links: false,
+    };
+
+    /// The Sudoku Exchange puzzle bank's version, as its ratings show it: Sukaku
+    /// Explainer's default set before 4 strong links and the UVWXYZ- and TUVWXYZ-Wings
+    /// were in it, and chains of 3 strong links rated +0.2 with rows and columns and no
+    /// block, +0.1 with a block too (the other way round since).
+    pub const BANK: Rules = Rules {
+        bank_links: true,
+        ..Rules::SUKAKU
+            .without(Producer::FourStrongLinks)
+            .without(Producer::UVWXYZWing)
+            .without(Producer::TUVWXYZWing)
+    };
+
+    /// Sudoku Explainer 1.2.1's techniques (`serate --techs` with strong links and the
+    /// wings of four to seven cells off): the forum's older ratings.
+    pub const SE121: Rules = Rules::SUKAKU
+        .without(Producer::TwoStrongLinks)
+        .without(Producer::ThreeStrongLinks)
+        .without(Producer::FourStrongLinks)
+        .without(Producer::WXYZWing)
+        .without(Producer::VWXYZWing)
+        .without(Producer::UVWXYZWing)
+        .without(Producer::TUVWXYZWing);
+
+    /// The set without `p`.
+    pub const fn without(self, p: Producer) -> Rules {
+        Rules {
+            producers: self.producers & !(1 << p as u32),
+            ..self
+        }
+    }
+
+    /// True when the set has `p`.
+    pub const fn has(self, p: Producer) -> bool {
+        self.producers >> p as u32 & 1 != 0
+    }
+}
+
 /// Rates puzzles; create one per thread and reuse it (its buffers are kept).
 pub struct Rater {
+    /// The techniques it may use.
+    pub rules: Rules,
     chains: chains::Chains,
+    forcing: forcing::Forcing,
     /// The most chain potentials one puzzle may expand before it is given up on.
     pub budget: u64,
 }
@@ -65,41 +203,78 @@ impl Rater {
     /// A rater with the default budget.
     pub fn new() -> Rater {
         Rater {
+            rules: Rules::SUKAKU,
             chains: chains::Chains::new(),
+            forcing: forcing::Forcing::new(),
             budget: 50_000_000,
         }
     }
 
+    /// Chain potentials expanded so far for this puzzle.
+    fn spent(&self) -> u64 {
+        self.chains.work + self.forcing.work_done
+    }
+
+    /// The hint of a forcing chain producer, unless the budget runs out first.
+    fn forcing(&mut self, b: &Board, kind: forcing::Kind) -> Option<Hint> {
+        self.forcing.limit = self.budget.saturating_sub(self.chains.work);
+        self.forcing.best(b, kind)
+    }
+
     /// The next step: the first hint of the first producer that has one.
     pub fn next_hint(&mut self, b: &Board) -> Option<Hint> {
-        basic::hidden_single(b)
-            .or_else(|| basic::locking(b, true))
-            .or_else(|| basic::hidden_set(b, 2, true))
-            .or_else(|| basic::naked_single(b))
-            .or_else(|| basic::hidden_set(b, 3, true))
-            .or_else(|| basic::locking(b, false))
-            .or_else(|| basic::naked_set(b, 2))
-            .or_else(|| basic::fish(b, 2))
-            .or_else(|| basic::hidden_set(b, 2, false))
-            .or_else(|| basic::naked_set(b, 3))
-            .or_else(|| basic::fish(b, 3))
-            .or_else(|| basic::hidden_set(b, 3, false))
-            .or_else(|| strong::strong_links(b, 2))
-            .or_else(|| basic::xy_wing(b, false))
-            .or_else(|| basic::xy_wing(b, true))
-            .or_else(|| unique::unique_loops(b))
-            .or_else(|| basic::naked_set(b, 4))
-            .or_else(|| basic::fish(b, 4))
-            .or_else(|| basic::hidden_set(b, 4, false))
-            .or_else(|| strong::strong_links(b, 3))
-            .or_else(|| wings::als_wing(b, 3))
-            .or_else(|| unique::bug(b))
-            .or_else(|| strong::strong_links(b, 4))
-            .or_else(|| wings::als_wing(b, 4))
-            .or_else(|| exclusion::aligned_pair(b))
-            .or_else(|| wings::als_wing(b, 5))
-            .or_else(|| self.chains.best(b))
-            .or_else(|| wings::als_wing(b, 6))
+        for &p in &Producer::ORDER {
+            if !self.rules.has(p) {
+                continue;
+            }
+            if let Some(h) = self.run(p, b) {
+                return Some(h).filter(|_| self.spent() <= self.budget);
+            }
+            if self.spent() > self.budget {
+                return None;
+            }
+        }
+        None
+    }
+
+    /// The first hint of one producer.
+    fn run(&mut self, p: Producer, b: &Board) -> Option<Hint> {
+        use Producer::*;
+        match p {
+            Singles => basic::hidden_single(b),
+            DirectLocking => basic::locking(b, true),
+            DirectHiddenPair => basic::hidden_set(b, 2, true),
+            NakedSingle => basic::naked_single(b),
+            DirectHiddenTriplet => basic::hidden_set(b, 3, true),
+            Locking => basic::locking(b, false),
+            NakedPair => basic::naked_set(b, 2),
+            XWing => basic::fish(b, 2),
+            HiddenPair => basic::hidden_set(b, 2, false),
+            NakedTriplet => basic::naked_set(b, 3),
+            Swordfish => basic::fish(b, 3),
+            HiddenTriplet => basic::hidden_set(b, 3, false),
+            TwoStrongLinks => strong::strong_links(b, 2, self.rules.bank_links),
+            XYWing => basic::xy_wing(b, false),
+            XYZWing => basic::xy_wing(b, true),
+            UniqueLoops => unique::unique_loops(b),
+            NakedQuad => basic::naked_set(b, 4),
+            Jellyfish => basic::fish(b, 4),
+            HiddenQuad => basic::hidden_set(b, 4, false),
+            ThreeStrongLinks => strong::strong_links(b, 3, self.rules.bank_links),
+            WXYZWing => wings::als_wing(b, 3),
+            Bug => unique::bug(b),
+            FourStrongLinks => strong::strong_links(b, 4, self.rules.bank_links),
+            VWXYZWing => wings::als_wing(b, 4),
+            AlignedPair => exclusion::aligned_pair(b),
+            UVWXYZWing => wings::als_wing(b, 5),
+            StaticChains => self.chains.best(b),
+            TUVWXYZWing => wings::als_wing(b, 6),
+            AlignedTriplet => exclusion::aligned_triplet(b),
+            Nishio => self.forcing(b, forcing::Kind::Nishio),
+            Multiple => self.forcing(b, forcing::Kind::Multiple),
+            Dynamic => self.forcing(b, forcing::Kind::Dynamic),
+            DynamicPlus => self.forcing(b, forcing::Kind::DynamicPlus),
+        }
     }
 
     /// Rates a puzzle from its givens.
@@ -110,8 +285,9 @@ impl Rater {
         let mut steps = 0u16;
         let mut complete = true;
         self.chains.work = 0;
+        self.forcing.work_done = 0;
         while !b.is_full() {
-            if self.chains.work > self.budget {
+            if self.spent() > self.budget {
                 complete = false;
                 break;
             }

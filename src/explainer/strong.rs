@@ -109,12 +109,12 @@ fn links_of(b: &Board, region: usize, v: usize, out: &mut [Link; 2]) -> usize {
         }
         let (na, nb) = (a.count_ones(), bb.count_ones());
         let hs = set_of(cells, h);
+        // A blade of one cell is one end and the other blade with the heart the
+        // other (the heart is added whether or not it holds the digit). With one cell
+        // in each blade the heart goes with the row's blade: the spec's reading of
+        // dropping it made 3-link chains serate does not take (measured on the bank
+        // sample), this one gives serate's path there.
         out[0] = match (na, nb) {
-            // With the heart holding the digit too, neither blade's cell alone is one
-            // end: Sukaku Explainer's results show no link here (measured against
-            // serate on the diabolical bank sample), not the two single-cell ends.
-            (1, 1) if p & h != 0 => return 0,
-            (1, 1) => link(set_of(cells, a), set_of(cells, bb)),
             (1, _) => link(set_of(cells, a), set_of(cells, bb).or(hs)),
             (_, 1) => link(set_of(cells, bb), set_of(cells, a).or(hs)),
             _ => link(set_of(cells, a), set_of(cells, bb)),
@@ -194,6 +194,8 @@ fn number(region: usize) -> usize {
 struct Best {
     found: Option<(Technique, usize, Cells)>,
     key: (f64, u32, [u8; 5]),
+    /// Rate as the puzzle bank's version did ([`rating`]).
+    bank: bool,
 }
 
 impl Best {
@@ -260,15 +262,18 @@ fn base(n: usize) -> (Technique, f64) {
     }
 }
 
-/// The rating of links of these region types, grouped or not.
-fn rating(n: usize, types: &[usize], grouped: bool) -> f64 {
+/// The rating of links of these region types, grouped or not: the base for lines of one
+/// orientation, +0.2 for a block with rows and columns, +0.1 otherwise, +0.3 when
+/// grouped. With `bank` (the puzzle bank's version, for 3 links and more) rows and
+/// columns without a block take +0.2 and with one +0.1, as the bank's ratings show.
+fn rating(n: usize, types: &[usize], grouped: bool, bank: bool) -> f64 {
     let b = base(n).1;
     let has = |ty: usize| types.contains(&ty);
     if grouped {
         b + 0.3
     } else if !has(0) && has(1) != has(2) {
         b
-    } else if has(0) && has(1) && has(2) {
+    } else if has(1) && has(2) && (has(0) != (n >= 3 && bank)) {
         b + 0.2
     } else {
         b + 0.1
@@ -362,7 +367,7 @@ fn evaluate(d: &Digit, links: &[Link], best: &mut Best) {
     let types: [usize; 4] =
         std::array::from_fn(|k| links.get(k).map_or(3, |l| region_type(l.region)));
     let grouped = links.iter().filter(|l| l.grouped).count() as u32;
-    let r = rating(n, &types[..n], grouped > 0);
+    let r = rating(n, &types[..n], grouped > 0, best.bank);
     if !best.admits(r) {
         return;
     }
@@ -538,24 +543,26 @@ fn sequences(n: usize, f: &mut dyn FnMut(&[usize])) {
     rec(&mut seq, n - 1, 2, n, f);
 }
 
-/// The lowest chain of n strong links (n = 2, 3 or 4), if any.
+/// The lowest chain of n strong links (n = 2, 3 or 4), if any; `bank` rates it as the
+/// puzzle bank's version did.
 ///
 /// A choice that cannot beat the best so far is not looked at: a type sequence whose
 /// plain rating is already above it, grouped links once a plain chain rates lower, and
 /// links that no weak link could join into one chain.
-pub fn strong_links(b: &Board, n: usize) -> Option<Hint> {
+pub fn strong_links(b: &Board, n: usize, bank: bool) -> Option<Hint> {
     let mut best = Best {
         found: None,
         key: (0.0, 0, [0; 5]),
+        bank,
     };
     let digits: [Digit; 9] = std::array::from_fn(|v| Digit::new(b, v));
     sequences(n, &mut |seq| {
-        if !best.admits(rating(n, seq, false)) {
+        if !best.admits(rating(n, seq, false, bank)) {
             return;
         }
         for d in &digits {
             let mut chosen = [Link::default(); 4];
-            let grouped = best.admits(rating(n, seq, true));
+            let grouped = best.admits(rating(n, seq, true, bank));
             choose(d, seq, 0, &mut chosen, Cells::EMPTY, grouped, &mut best);
         }
     });

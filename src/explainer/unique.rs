@@ -1,7 +1,9 @@
 //! The rules that assume a unique solution: unique rectangles and loops (types 1, 2, 4
-//! and the naked-set type 3) and the bivalue universal grave (types 1, 2 and 4).
+//! and type 3 with a naked or hidden set) and the bivalue universal grave (types 1, 2 and 4).
 
-use super::board::{bits, Board, Cells, CELL_REGIONS, PEER_SETS, REGION_CELLS, REGION_SETS};
+use super::board::{
+    bits, subsets, Board, Cells, CELL_REGIONS, PEER_SETS, REGION_CELLS, REGION_SETS,
+};
 use super::hint::{Hint, Technique};
 
 const MAX_LOOP: usize = 24;
@@ -124,15 +126,16 @@ impl Loops<'_> {
         let mut it = extra.iter();
         let (c1, c2) = (it.next().unwrap_or(0), it.next().unwrap_or(0));
         let shared = |t: usize| CELL_REGIONS[c1][t] == CELL_REGIONS[c2][t];
-        if union.count_ones() >= 2 {
-            for k in 2..=7u32 {
-                for rt in 0..3 {
-                    if shared(rt) {
-                        let region = CELL_REGIONS[c1][rt] as usize;
-                        if let Some(h) = naked_type3(b, region, c1, c2, union, k, base) {
-                            self.offer(h, 3);
-                        }
+        for k in 2..=7u32 {
+            for rt in (0..3).filter(|&rt| shared(rt)) {
+                let region = CELL_REGIONS[c1][rt] as usize;
+                if union.count_ones() >= 2 {
+                    if let Some(h) = naked_type3(b, region, c1, c2, union, k, base) {
+                        self.offer(h, 3);
                     }
+                }
+                if let Some(h) = hidden_type3(b, region, (c1, c2), self.pair, k, base) {
+                    self.offer(h, 3);
                 }
             }
         }
@@ -186,6 +189,58 @@ fn naked_type3(
             let c = c as usize;
             if set >> i & 1 == 0 && c != c1 && c != c2 {
                 h.elims[c] = b.cands[c] & union;
+            }
+        }
+        if h.is_worth() {
+            return Some(h);
+        }
+    }
+    None
+}
+
+/// Type 3 with a hidden set: the loop's two values and k - 2 values that neither c1
+/// nor c2 holds, confined (c2 left out) to k cells of the region, each value in at
+/// least one of them; the other candidates of those cells but c1 go. (c1 and c2 cannot
+/// both take loop values, so if one of the k cells took none of the k values, they
+/// would have to, in the k cells left.) Which k - 2 values may join is as the bank's
+/// ratings show it: with values of c1 or c2 among them the rule is unsound, and takes
+/// steps serate does not.
+fn hidden_type3(
+    b: &Board,
+    region: usize,
+    (c1, c2): (usize, usize),
+    pair: u16,
+    k: u32,
+    base: f64,
+) -> Option<Hint> {
+    if 2 * k >= b.empties(region) {
+        return None;
+    }
+    let cells = &REGION_CELLS[region];
+    let mut pos = [0u16; 9];
+    for (i, &c) in cells.iter().enumerate() {
+        let c = c as usize;
+        if c != c2 {
+            for v in bits(b.cands[c]) {
+                pos[v] |= 1 << i;
+            }
+        }
+    }
+    let unused = !(pair | b.cands[c1] | b.cands[c2]);
+    for others in subsets(k - 2, 9).filter(|m| m & !unused == 0) {
+        let values = pair | others;
+        if bits(values).any(|v| pos[v] == 0) {
+            continue;
+        }
+        let union = bits(values).fold(0, |u, v| u | pos[v]);
+        if union.count_ones() != k {
+            continue;
+        }
+        let mut h = Hint::new(Technique::UniqueRectangle, base + (k - 2) as f64 * 0.1);
+        for i in bits(union) {
+            let c = cells[i] as usize;
+            if c != c1 {
+                h.elims[c] = b.cands[c] & !values;
             }
         }
         if h.is_worth() {

@@ -111,13 +111,12 @@ fn try_set(b: &Board, als: &[usize], best: &mut Best) {
                     h.remove(b, c, w);
                 }
             }
-            if h.is_worth() {
-                for c in outside(seeing_all(b, als, x).and(PEER_SETS[yz])).iter() {
-                    h.remove(b, c, x);
-                }
-            } else {
-                double = false;
+            for c in outside(seeing_all(b, als, x).and(PEER_SETS[yz])).iter() {
+                h.remove(b, c, x);
             }
+            // A double link that removes nothing beyond z is a single link (serate
+            // names it so); one that removes x only stays double.
+            double = h.is_worth();
         }
         for c in outside(seeing_all(b, als, z).and(PEER_SETS[yz])).iter() {
             h.remove(b, c, z);

@@ -1,0 +1,77 @@
+//! Sukaku Explainer's solving path as `grade` takes it: one line per step,
+//! `rating|technique` with the cell placed or the candidates removed, then
+//! `ER/EP/ED`, the layout of `serate --after='%r|%s' --format='%r/%p/%d'`, so that the
+//! two paths can be compared line by line to find the first step where they part.
+//!
+//! ```sh
+//! cargo run --release --example se_steps -- PUZZLE [bank|se121]
+//! ```
+
+use sudoku_batch::explainer::{Board, Rater, Rules};
+use sudoku_batch::Grid;
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let Some(grid) = args.first().and_then(|p| Grid::parse(p.as_bytes()).ok()) else {
+        eprintln!("usage: se_steps PUZZLE [bank|se121]");
+        std::process::exit(2);
+    };
+    let mut rater = Rater::new();
+    rater.rules = match args.get(1).map(String::as_str) {
+        Some("bank") => Rules::BANK,
+        Some("se121") => Rules::SE121,
+        _ => Rules::SUKAKU,
+    };
+    let mut b = Board::new(&grid);
+    let show: usize = std::env::var("SHOW")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    let mut step = 0;
+    while !b.is_full() {
+        step += 1;
+        if step == show {
+            for r in 0..9 {
+                let row: Vec<String> = (0..9)
+                    .map(|c| {
+                        let i = r * 9 + c;
+                        if b.value[i] != 0 {
+                            format!("{:>9}", format!("[{}]", b.value[i]))
+                        } else {
+                            let s: String = (0..9)
+                                .filter(|v| b.cands[i] >> v & 1 != 0)
+                                .map(|v| char::from(b'1' + v as u8))
+                                .collect();
+                            format!("{s:>9}")
+                        }
+                    })
+                    .collect();
+                eprintln!("{}", row.join(" "));
+            }
+        }
+        let Some(h) = rater.next_hint(&b) else {
+            println!("(no step)");
+            break;
+        };
+        let name = |c: usize| format!("r{}c{}", c / 9 + 1, c % 9 + 1);
+        let what = match h.place {
+            Some((c, v)) => format!("{}: {v}", name(c as usize)),
+            None => (0..81)
+                .filter(|&c| h.elims[c] != 0)
+                .map(|c| {
+                    let vs: Vec<String> = (0..9)
+                        .filter(|v| h.elims[c] >> v & 1 != 0)
+                        .map(|v| (v + 1).to_string())
+                        .collect();
+                    format!("{}.{}", name(c), vs.join(","))
+                })
+                .collect::<Vec<_>>()
+                .join(" "),
+        };
+        println!("{:.1}|{}: {what}", h.rating, h.technique.name());
+        h.apply(&mut b);
+    }
+    let r = rater.rate(&grid);
+    let t = |x: u16| format!("{}.{}", x / 10, x % 10);
+    println!("{}/{}/{}", t(r.er), t(r.ep), t(r.ed));
+}
