@@ -73,6 +73,7 @@ pub fn merge(reports: &[RunReport]) -> Result<(RunReport, Histogram<u64>), Merge
     merged.first_disagree.clear();
     merged.difficulty = None;
     merged.givens = None;
+    merged.lower_bounds = 0;
     if reports.iter().any(|r| r.layout != first.layout) {
         merged.layout.clear();
     }
@@ -106,6 +107,7 @@ pub fn merge(reports: &[RunReport]) -> Result<(RunReport, Histogram<u64>), Merge
         add(&mut merged.rows_written, r.rows_written, "rows written")?;
         add(&mut merged.left_out, r.left_out, "rows left out")?;
         add(&mut merged.mismatches, r.mismatches, "mismatches")?;
+        add(&mut merged.lower_bounds, r.lower_bounds, "lower bounds")?;
         for (status, n) in r.counts.iter() {
             let total = merged.counts.get_mut(status);
             *total = total

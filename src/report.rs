@@ -166,6 +166,8 @@ pub struct Breakdown {
     pub levels: [u64; 5],
     /// Records per number of givens (0..=625: boards up to 25x25).
     pub givens: [u64; MAX_CELLS + 1],
+    /// Records whose ratings are lower bounds (the rater stopped early).
+    pub lower_bounds: u64,
 }
 
 impl Default for Breakdown {
@@ -173,6 +175,7 @@ impl Default for Breakdown {
         Breakdown {
             levels: [0; 5],
             givens: [0; MAX_CELLS + 1],
+            lower_bounds: 0,
         }
     }
 }
@@ -186,6 +189,7 @@ impl Breakdown {
         for (a, b) in self.givens.iter_mut().zip(&other.givens) {
             *a += b;
         }
+        self.lower_bounds += other.lower_bounds;
     }
 
     /// Records per level, when any record was graded.
@@ -322,6 +326,10 @@ pub struct RunReport {
     /// Records per number of givens (`generate`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub givens: Option<BTreeMap<u16, u64>>,
+    /// Records whose ratings are lower bounds (`grade`: the rater's budget ran out, or
+    /// no reproduced rule applied).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub lower_bounds: u64,
     /// The whole latency histogram (nanoseconds), HdrHistogram V2 with deflate, base64:
     /// what `merge` adds up exactly.
     #[serde(default)]
@@ -422,6 +430,13 @@ impl RunReport {
                 .map(|(l, n)| format!("{} {n}", l.name()))
                 .collect();
             writeln!(out, "  difficulty: {}", parts.join(", "))?;
+        }
+        if self.lower_bounds > 0 {
+            writeln!(
+                out,
+                "  {} ratings are lower bounds (column bound; --rating-budget)",
+                self.lower_bounds
+            )?;
         }
         if let Some(givens) = &self.givens {
             let parts: Vec<String> = givens.iter().map(|(g, n)| format!("{g}:{n}")).collect();

@@ -122,9 +122,9 @@ impl Extras<Graded> for GradeColumns<'_> {
     }
     fn put(&mut self, i: usize, extra: &Graded) {
         self.levels[i] = extra.level().map_or(255, |l| l as u8);
-        let graded = extra.grade.is_some();
+        let graded = extra.grade.is_some() || extra.se.is_some();
         self.ratings[i] = match (&extra.se, &extra.grade) {
-            (Some(se), Some(_)) => se.er,
+            (Some(se), _) => se.er,
             (_, g) => g.map_or(0, |g| g.rating),
         };
         let se = extra.se.filter(|_| graded);

@@ -12,10 +12,12 @@ use std::process::ExitCode;
 use crate::bench::{BenchReport, ThreadResult};
 use crate::cli::{
     self, Cli, Command, EngineArg, FormatArg, GenerateArgs, InputArgs, LayoutArgs, LevelArg,
-    MadeFormatArg, OutputArgs, OutputFormatArg, RunArgs, SymmetryArg, VariantArg,
+    MadeFormatArg, OutputArgs, OutputFormatArg, RatingArg, RatingArgs, RunArgs, SymmetryArg,
+    VariantArg,
 };
 use crate::dlx::Dlx;
 use crate::engine::{Budget, Engine, Fast};
+use crate::explainer::Rules;
 use crate::generate::{BoardPlan, Pattern, Spec, Target, MIN_GIVENS};
 use crate::grader::{Level, Levels};
 use crate::input::compressed::{self, Compression};
@@ -112,7 +114,13 @@ pub fn run(cli: Cli) -> ExitCode {
         }
         Command::Minimize(args) => run_record::<Minimize>(&args, false),
         Command::Canon(args) => run_record::<Canon>(&args, false),
-        Command::Grade(args) => run_record::<Grade>(&args, false),
+        Command::Grade(args) => {
+            let (rules, budget) = rating(&args.rating);
+            match args.run.engine {
+                EngineArg::Fast => run_job(&Grade::<Fast>::with(rules, budget), &args.run, false),
+                EngineArg::Dlx => run_job(&Grade::<Dlx>::with(rules, budget), &args.run, false),
+            }
+        }
         Command::Dedupe(args) => run_dedupe(&args),
         Command::Split(args) => run_split(&args),
         Command::Overlap(args) => run_overlap(&args),
@@ -126,6 +134,16 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Serve(_) => unreachable!("handled above"),
     };
     report_error(result)
+}
+
+/// The rules and budget of `--rating` and `--rating-budget`.
+fn rating(args: &RatingArgs) -> (Rules, u64) {
+    let rules = match args.rating {
+        RatingArg::Sukaku => Rules::SUKAKU,
+        RatingArg::Bank => Rules::BANK,
+        RatingArg::Se121 => Rules::SE121,
+    };
+    (rules, args.rating_budget)
 }
 
 /// The exit code for a command's result, with the error on stderr.

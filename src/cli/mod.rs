@@ -15,8 +15,8 @@ pub use bench::{BenchArgs, BenchMode};
 pub use dataset::{ByArg, CorpusArgs, DedupeArgs, OverlapArgs, SplitArgs};
 pub use generate::{GenerateArgs, LevelArg, MadeFormatArg, SymmetryArg};
 pub use records::{
-    BoardArgs, ClassifyArgs, EngineArg, FormatArg, InputArgs, LayoutArgs, OutputArgs,
-    OutputFormatArg, RunArgs, StatusArg, VariantArg,
+    BoardArgs, ClassifyArgs, EngineArg, FormatArg, GradeArgs, InputArgs, LayoutArgs, OutputArgs,
+    OutputFormatArg, RatingArg, RatingArgs, RunArgs, StatusArg, VariantArg,
 };
 pub use reports::{MergeArgs, ShowArgs};
 pub use serve::ServeArgs;
@@ -89,7 +89,7 @@ pub enum Command {
         sudoku-batch grade data/variants/wpf-gp-diagonal.txt --variant diagonal\n\n\
         Exit status: 0 on success, 2 on bad input, options or output (one line on stderr), \
         130, 143 or 129 when stopped by SIGINT, SIGTERM or SIGHUP.")]
-    Grade(RunArgs),
+    Grade(GradeArgs),
     /// For every unique record, a minimal puzzle with the same solution (columns
     /// `minimal`, `minimal_givens` after the usual six; classic 9x9 only); other records
     /// keep their status.

@@ -242,6 +242,45 @@ pub enum StatusArg {
     Undecided,
 }
 
+/// Whose rules a Sukaku Explainer rating follows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum RatingArg {
+    /// Sukaku Explainer 1.18.1's default set, as its `serate` rates with no options.
+    Sukaku,
+    /// The version the Sudoku Exchange puzzle bank was rated with (without 4 strong
+    /// links and the UVWXYZ- and TUVWXYZ-Wings; 3 strong links rated as it did then).
+    Bank,
+    /// Sudoku Explainer 1.2.1's techniques (no strong links, no wings of four cells or
+    /// more), as the forum's older lists were rated.
+    Se121,
+}
+
+/// How `grade` rates (and `generate --grade`).
+#[derive(Debug, Args)]
+pub struct RatingArgs {
+    /// Whose rules the ratings (ER, EP, ED) follow.
+    #[arg(help_heading = "Rating", long, value_enum, default_value_t = RatingArg::Sukaku)]
+    pub rating: RatingArg,
+    /// Chain steps (potentials followed) a puzzle's rating may take; past them the
+    /// ratings so far are given as lower bounds (`bound` = `lower`, counted in the
+    /// summary). The default keeps every bundled puzzle under about a second.
+    #[arg(help_heading = "Rating", long, value_name = "N",
+          default_value_t = crate::explainer::Rater::DEFAULT_BUDGET,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub rating_budget: u64,
+}
+
+/// Options of `grade`.
+#[derive(Debug, Args)]
+pub struct GradeArgs {
+    /// Shared options.
+    #[command(flatten)]
+    pub run: RunArgs,
+    /// Rating options.
+    #[command(flatten)]
+    pub rating: RatingArgs,
+}
+
 /// Options of `classify`.
 #[derive(Debug, Args)]
 pub struct ClassifyArgs {

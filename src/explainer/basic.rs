@@ -8,6 +8,7 @@ use super::hint::{Hint, Technique};
 
 /// Full houses first (a region's last empty cell), then hidden singles.
 pub fn hidden_single(b: &Board) -> Option<Hint> {
+    let holders = b.holders();
     for full_house in [true, false] {
         for &r in &SCAN_ORDER {
             let r = r as usize;
@@ -15,9 +16,10 @@ pub fn hidden_single(b: &Board) -> Option<Hint> {
                 continue;
             }
             for v in 0..9 {
-                let p = b.positions(r, v);
-                if p.count_ones() == 1 {
-                    let cell = REGION_CELLS[r][p.trailing_zeros() as usize] as usize;
+                let places = REGION_SETS[r].and(holders[v]);
+                if places.len() == 1 {
+                    // Every region lists its cells in ascending order.
+                    let cell = places.0.trailing_zeros() as usize;
                     let (t, rating) = match (full_house, region_type(r)) {
                         (true, _) => (Technique::FullHouse, 1.0),
                         (false, 0) => (Technique::HiddenSingle, 1.2),
@@ -102,10 +104,11 @@ pub fn locking(b: &Board, direct: bool) -> Option<Hint> {
 }
 
 fn direct_locking(b: &Board) -> Option<Hint> {
+    let holders = b.holders();
     for (ta, tb) in LOCK_PAIRS {
         for v in 0..9 {
             for r1 in ta * 9..ta * 9 + 9 {
-                let p1 = b.cells_with(r1, v);
+                let p1 = REGION_SETS[r1].and(holders[v]);
                 if p1.len() < 2 {
                     continue;
                 }
@@ -117,7 +120,7 @@ fn direct_locking(b: &Board) -> Option<Hint> {
                         if r3 == r1 || !crosses(r3, r2) {
                             continue;
                         }
-                        let p3 = b.cells_with(r3, v);
+                        let p3 = REGION_SETS[r3].and(holders[v]);
                         let outside = p3.minus(REGION_SETS[r2]);
                         if p3.len() > 1 && outside.len() == 1 {
                             let (t, rating) = if ta == 0 {
@@ -138,10 +141,11 @@ fn direct_locking(b: &Board) -> Option<Hint> {
 
 /// Every pointing and claiming, in emission order.
 pub fn each_locking(b: &Board, f: Visit) {
+    let holders = b.holders();
     for (ta, tb) in LOCK_PAIRS {
         for v in 0..9 {
             for r1 in ta * 9..ta * 9 + 9 {
-                let p1 = b.cells_with(r1, v);
+                let p1 = REGION_SETS[r1].and(holders[v]);
                 if p1.len() < 2 {
                     continue;
                 }
@@ -149,7 +153,7 @@ pub fn each_locking(b: &Board, f: Visit) {
                     if !crosses(r1, r2) || !p1.minus(REGION_SETS[r2]).is_empty() {
                         continue;
                     }
-                    let victims = b.cells_with(r2, v).minus(REGION_SETS[r1]);
+                    let victims = REGION_SETS[r2].and(holders[v]).minus(REGION_SETS[r1]);
                     if victims.is_empty() {
                         continue;
                     }
@@ -194,20 +198,29 @@ fn hidden_positions(b: &Board, r: usize, k: u32, direct: bool) -> Option<[u16; 9
         return None;
     }
     let mut pos = [0u16; 9];
-    for (v, p) in pos.iter_mut().enumerate() {
-        *p = b.positions(r, v);
+    for (i, &c) in REGION_CELLS[r].iter().enumerate() {
+        for v in bits(b.cands[c as usize]) {
+            pos[v] |= 1 << i;
+        }
     }
     Some(pos)
 }
 
 /// The union of the positions of values `vs` when it has exactly k positions and each
-/// value at least two.
-fn hidden_union(pos: &[u16; 9], vs: u16, k: u32) -> Option<u16> {
-    if bits(vs).any(|v| pos[v].count_ones() < 2) {
+/// value at least two (`wide`: the values with two or more).
+fn hidden_union(pos: &[u16; 9], wide: u16, vs: u16, k: u32) -> Option<u16> {
+    if vs & !wide != 0 {
         return None;
     }
     let union = bits(vs).fold(0, |u, v| u | pos[v]);
     (union.count_ones() == k).then_some(union)
+}
+
+/// The values with two or more positions.
+fn wide(pos: &[u16; 9]) -> u16 {
+    (0..9)
+        .filter(|&v| pos[v].count_ones() >= 2)
+        .fold(0, |m, v| m | 1 << v)
 }
 
 fn direct_hidden_set(b: &Board, k: u32) -> Option<Hint> {
@@ -216,8 +229,9 @@ fn direct_hidden_set(b: &Board, k: u32) -> Option<Hint> {
         let Some(pos) = hidden_positions(b, r, k, true) else {
             continue;
         };
+        let wide = wide(&pos);
         for vs in subsets(k, 9) {
-            let Some(union) = hidden_union(&pos, vs, k) else {
+            let Some(union) = hidden_union(&pos, wide, vs, k) else {
                 continue;
             };
             for v in (0..9).filter(|v| vs >> v & 1 == 0) {
@@ -244,8 +258,9 @@ pub fn each_hidden_set(b: &Board, k: u32, f: Visit) {
         let Some(pos) = hidden_positions(b, r, k, false) else {
             continue;
         };
+        let wide = wide(&pos);
         for vs in subsets(k, 9) {
-            let Some(union) = hidden_union(&pos, vs, k) else {
+            let Some(union) = hidden_union(&pos, wide, vs, k) else {
                 continue;
             };
             let (t, rating) = match k {
@@ -285,8 +300,11 @@ pub fn each_naked_set(b: &Board, k: u32, f: Visit) {
             continue;
         }
         let cells = &REGION_CELLS[r];
+        let wide = (0..9)
+            .filter(|&i| b.cands[cells[i] as usize].count_ones() >= 2)
+            .fold(0u16, |m, i| m | 1 << i);
         for ps in subsets(k, 9) {
-            if bits(ps).any(|i| b.cands[cells[i] as usize].count_ones() < 2) {
+            if ps & !wide != 0 {
                 continue;
             }
             let union = bits(ps).fold(0, |u, i| u | b.cands[cells[i] as usize]);
@@ -324,23 +342,32 @@ pub fn each_fish(b: &Board, k: u32, f: Visit) {
             placed[v as usize - 1] += 1;
         }
     }
+    // The positions of each value in each row (by column) and column (by row), and
+    // the lines where a value has two or more.
+    let mut pos = [[[0u16; 9]; 9]; 2];
+    for c in 0..81 {
+        let (row, col) = (c / 9, c % 9);
+        for v in bits(b.cands[c]) {
+            pos[0][v][row] |= 1 << col;
+            pos[1][v][col] |= 1 << row;
+        }
+    }
+    let mut wide = [[0u16; 9]; 2];
+    for t in 0..2 {
+        for v in 0..9 {
+            wide[t][v] = (0..9)
+                .filter(|&l| pos[t][v][l].count_ones() >= 2)
+                .fold(0, |m, l| m | 1 << l);
+        }
+    }
     for (base, cover) in [(2, 1), (1, 2)] {
         for lines in subsets(k, 9) {
             for v in 0..9 {
-                if placed[v] + 2 * k > 9 {
+                if placed[v] + 2 * k > 9 || lines & !wide[base - 1][v] != 0 {
                     continue;
                 }
-                let mut union = 0u16;
-                let mut ok = true;
-                for l in bits(lines) {
-                    let p = b.positions(base * 9 + l, v);
-                    if p.count_ones() < 2 {
-                        ok = false;
-                        break;
-                    }
-                    union |= p;
-                }
-                if !ok || union.count_ones() != k {
+                let union = bits(lines).fold(0u16, |u, l| u | pos[base - 1][v][l]);
+                if union.count_ones() != k {
                     continue;
                 }
                 let (t, rating) = match k {

@@ -275,6 +275,17 @@ impl Board {
         s
     }
 
+    /// The cells holding each candidate bit, in one pass over the board.
+    pub fn holders(&self) -> [Cells; 9] {
+        let mut h = [Cells::EMPTY; 9];
+        for c in 0..81 {
+            for v in bits(self.cands[c]) {
+                h[v] = h[v].with(c);
+            }
+        }
+        h
+    }
+
     /// Empty cells of `region`.
     pub fn empties(&self, region: usize) -> u32 {
         REGION_CELLS[region]
@@ -290,7 +301,52 @@ impl Board {
 }
 
 /// Every k-subset of {0..n-1} as a bit mask, in numeric order (Sukaku Explainer's
-/// `Permutations` order: {0,1}, {0,2}, {1,2}, {0,3}, ...).
+/// `Permutations` order: {0,1}, {0,2}, {1,2}, {0,3}, ...), for n <= 9.
 pub fn subsets(k: u32, n: u32) -> impl Iterator<Item = u16> {
-    (0u16..1 << n).filter(move |m| m.count_ones() == k)
+    let k = k as usize;
+    SUBSETS[SUBSET_STARTS[k]..SUBSET_STARTS[k + 1]]
+        .iter()
+        .copied()
+        .take_while(move |&m| m < 1 << n)
+}
+
+/// The 512 subsets of {0..8} by size, each size in numeric order.
+static SUBSETS: [u16; 512] = subsets_by_size().0;
+/// Where each size starts in [`SUBSETS`] (and where the last ends).
+static SUBSET_STARTS: [usize; 11] = subsets_by_size().1;
+
+const fn subsets_by_size() -> ([u16; 512], [usize; 11]) {
+    let mut out = [0u16; 512];
+    let mut starts = [0usize; 11];
+    let mut n = 0;
+    let mut k = 0;
+    while k <= 9 {
+        starts[k] = n;
+        let mut m = 0u16;
+        while m < 512 {
+            if m.count_ones() as usize == k {
+                out[n] = m;
+                n += 1;
+            }
+            m += 1;
+        }
+        k += 1;
+    }
+    starts[10] = n;
+    (out, starts)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn subsets_come_in_numeric_order_by_size() {
+        for k in 0..=9u32 {
+            for n in [4u32, 9] {
+                let want: Vec<u16> = (0u16..1 << n).filter(|m| m.count_ones() == k).collect();
+                assert_eq!(subsets(k, n).collect::<Vec<_>>(), want, "k {k} n {n}");
+            }
+        }
+    }
 }

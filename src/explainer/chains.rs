@@ -8,7 +8,7 @@
 //! kept as nodes in an arena, each pointing at its parent, so a search allocates
 //! nothing once the buffers have grown.
 
-use super::board::{Board, Cells, CELL_REGIONS, PEER_SETS, REGION_CELLS};
+use super::board::{bits, Board, Cells, CELL_REGIONS, PEER_SETS, REGION_SETS};
 use super::hint::{Hint, Technique};
 use super::potential::{cell_of, is_on, length_bonus, pot, value_of};
 
@@ -16,16 +16,25 @@ use super::potential::POTENTIALS;
 
 const NONE: u32 = u32::MAX;
 
-/// A potential and the node it came from.
+/// A potential, the node it came from, and a filter of the potentials on its chain
+/// (a bit per potential's hash: a potential whose bit is clear is not on the chain).
 #[derive(Clone, Copy, Debug)]
 struct Node {
     pot: u16,
     parent: u32,
+    bloom: u64,
 }
 
-/// A set of potentials with the node stored for each.
+/// A potential's bit in a chain's filter.
+const fn bloom_bit(p: u16) -> u64 {
+    1 << ((p as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 58)
+}
+
+/// The most successors a potential has: 8 other values of its cell, 20 peers.
+const STRIDE: usize = 32;
+
+/// A set of potentials.
 struct PotSet {
-    node: Vec<u32>,
     stamp: Vec<u32>,
     now: u32,
 }
@@ -33,7 +42,6 @@ struct PotSet {
 impl PotSet {
     fn new() -> PotSet {
         PotSet {
-            node: vec![NONE; POTENTIALS],
             stamp: vec![0; POTENTIALS],
             now: 0,
         }
@@ -51,13 +59,12 @@ impl PotSet {
         self.stamp[p as usize] == self.now
     }
 
-    /// Adds `p` stored as `node` unless present; true when added.
-    fn add(&mut self, p: u16, node: u32) -> bool {
+    /// Adds `p` unless present; true when added.
+    fn add(&mut self, p: u16) -> bool {
         if self.has(p) {
             return false;
         }
         self.stamp[p as usize] = self.now;
-        self.node[p as usize] = node;
         true
     }
 }
@@ -86,19 +93,32 @@ struct Best {
 }
 
 impl Best {
+    /// True when a hint of this key would replace the best.
+    fn beaten_by(&self, key: (f64, usize, u8)) -> bool {
+        self.hint.is_none()
+            || key.0 < self.key.0
+            || (key.0 == self.key.0 && (key.1, key.2) < (self.key.1, self.key.2))
+    }
+
     fn offer(&mut self, hint: Hint, complexity: usize, kind: u8) {
         let key = (hint.rating, complexity, kind);
-        let better = match &self.hint {
-            None => true,
-            Some(_) => {
-                key.0 < self.key.0
-                    || (key.0 == self.key.0 && (key.1, key.2) < (self.key.1, self.key.2))
-            }
-        };
-        if better {
+        if self.beaten_by(key) {
             self.hint = Some(hint);
             self.key = key;
         }
+    }
+
+    /// The largest complexity a chain rated `base` plus its length bonus may have and
+    /// still replace the best (0 when none can).
+    fn reach(&self, base: f64, kind: u8) -> usize {
+        if self.hint.is_none() {
+            return usize::MAX;
+        }
+        let mut c = 0;
+        while self.beaten_by((base + length_bonus(c + 1), c + 1, kind)) {
+            c += 1;
+        }
+        c
     }
 }
 
@@ -113,7 +133,14 @@ pub struct Chains {
     seen_on: PotSet,
     seen_off: PotSet,
     counted: PotSet,
-    succ: Vec<u16>,
+    /// Each potential's successors in the current pass, `STRIDE` slots apiece, with
+    /// their number and the pass they were worked out in.
+    table: Vec<u16>,
+    lengths: Vec<u8>,
+    listed: Vec<u32>,
+    listed_now: u32,
+    /// The cells holding each value, on the board being searched.
+    holders: [Cells; 9],
     /// Potentials expanded since the budget was last read.
     pub work: u64,
 }
@@ -137,18 +164,33 @@ impl Chains {
             seen_on: PotSet::new(),
             seen_off: PotSet::new(),
             counted: PotSet::new(),
-            succ: Vec::with_capacity(32),
+            table: vec![0; POTENTIALS * STRIDE],
+            lengths: vec![0; POTENTIALS],
+            listed: vec![0; POTENTIALS],
+            listed_now: 0,
+            holders: [Cells::EMPTY; 9],
             work: 0,
         }
     }
 
     fn push(&mut self, pot: u16, parent: u32) -> u32 {
-        self.nodes.push(Node { pot, parent });
+        let above = match parent {
+            NONE => 0,
+            n => self.nodes[n as usize].bloom,
+        };
+        self.nodes.push(Node {
+            pot,
+            parent,
+            bloom: above | bloom_bit(pot),
+        });
         (self.nodes.len() - 1) as u32
     }
 
     /// True when `p` is `node` or one of its ancestors.
     fn on_path(&self, mut node: u32, p: u16) -> bool {
+        if self.nodes[node as usize].bloom & bloom_bit(p) == 0 {
+            return false;
+        }
         while node != NONE {
             let n = self.nodes[node as usize];
             if n.pot == p {
@@ -165,7 +207,7 @@ impl Chains {
         let mut n = 0;
         while node != NONE {
             let nd = self.nodes[node as usize];
-            if self.counted.add(nd.pot, 0) {
+            if self.counted.add(nd.pot) {
                 n += 1;
             }
             node = nd.parent;
@@ -173,69 +215,73 @@ impl Chains {
         n
     }
 
-    /// The offs an on potential implies, in Sukaku Explainer's order: the cell's other
-    /// values (Y links), then the value's other places in the block, row and column.
-    fn on_to_off(&mut self, b: &Board, p: u16, y: bool) {
-        self.succ.clear();
-        let (cell, v) = (cell_of(p), value_of(p));
-        if y {
-            let mut others = b.cands[cell] & !(1 << v);
-            while others != 0 {
-                let w = others.trailing_zeros() as usize;
-                others &= others - 1;
-                self.succ.push(pot(cell, w, false));
-            }
+    /// What potential `p` implies on the board in `pass`, as a range of `table`: for
+    /// an on, the offs of the cell's other values (Y links), then of the value's other
+    /// places in the block, row and column; for an off, the on of the cell's other value
+    /// when it has two (Y links), then for block, row and column the value's one other
+    /// place (X links). Worked out once a pass.
+    fn successors(&mut self, b: &Board, p: u16, pass: Pass) -> std::ops::Range<usize> {
+        let at = p as usize * STRIDE;
+        if self.listed[p as usize] == self.listed_now {
+            return at..at + self.lengths[p as usize] as usize;
         }
-        let mut listed = Cells::EMPTY.with(cell);
-        for &r in &CELL_REGIONS[cell] {
-            for &c in &REGION_CELLS[r as usize] {
-                let c = c as usize;
-                if !listed.has(c) && b.cands[c] >> v & 1 != 0 {
-                    listed = listed.with(c);
-                    self.succ.push(pot(c, v, false));
+        let (cell, v) = (cell_of(p), value_of(p));
+        let mut n = 0;
+        let mut put = |table: &mut Vec<u16>, q: u16| {
+            table[at + n] = q;
+            n += 1;
+        };
+        if is_on(p) {
+            if pass.y() {
+                for w in bits(b.cands[cell] & !(1 << v)) {
+                    put(&mut self.table, pot(cell, w, false));
                 }
             }
-        }
-    }
-
-    /// The ons an off potential implies: the cell's other value when it has two (Y
-    /// links), then for block, row and column the value's one other place (X links).
-    fn off_to_on(&mut self, b: &Board, p: u16, x: bool, y: bool) {
-        self.succ.clear();
-        let (cell, v) = (cell_of(p), value_of(p));
-        if y && b.cands[cell].count_ones() == 2 {
-            let w = (b.cands[cell] & !(1 << v)).trailing_zeros() as usize;
-            self.succ.push(pot(cell, w, true));
-        }
-        if x {
-            for &r in &CELL_REGIONS[cell] {
-                let mut only = None;
-                let mut n = 0;
-                for &c in &REGION_CELLS[r as usize] {
-                    let c = c as usize;
-                    if c != cell && b.cands[c] >> v & 1 != 0 {
-                        n += 1;
-                        only = Some(c);
+            let mut listed = Cells::EMPTY.with(cell);
+            for r in CELL_REGIONS[cell] {
+                let places = REGION_SETS[r as usize].and(self.holders[v]).minus(listed);
+                listed = listed.or(places);
+                for c in places.iter() {
+                    put(&mut self.table, pot(c, v, false));
+                }
+            }
+        } else {
+            if pass.y() && b.cands[cell].count_ones() == 2 {
+                let w = (b.cands[cell] & !(1 << v)).trailing_zeros() as usize;
+                put(&mut self.table, pot(cell, w, true));
+            }
+            if pass.x() {
+                let mut found = [0u16; 3];
+                let mut k = 0;
+                for r in CELL_REGIONS[cell] {
+                    let others = REGION_SETS[r as usize]
+                        .and(self.holders[v])
+                        .minus(Cells::EMPTY.with(cell));
+                    if others.len() == 1 {
+                        let q = pot(others.0.trailing_zeros() as usize, v, true);
+                        if !found[..k].contains(&q) {
+                            found[k] = q;
+                            k += 1;
+                            put(&mut self.table, q);
+                        }
                     }
                 }
-                if let (1, Some(c)) = (n, only) {
-                    let q = pot(c, v, true);
-                    if !self.succ.contains(&q) {
-                        self.succ.push(q);
-                    }
-                }
             }
         }
+        self.lengths[p as usize] = n as u8;
+        self.listed[p as usize] = self.listed_now;
+        at..at + n
     }
 
     /// Cycles through `start` (on): a layered search, offs re-queued unless already on
     /// their own chain, ons only when new; a cycle is the start reached again after at
-    /// least four links. Their end nodes go to `found`.
-    fn cycles(&mut self, b: &Board, start: u16, pass: Pass) {
+    /// least four links. Their end nodes go to `found`; the search stops before cycles
+    /// longer than `reach`.
+    fn cycles(&mut self, b: &Board, start: u16, pass: Pass, reach: usize) {
         self.found.clear();
         self.seen_on.clear();
         let s = self.push(start, NONE);
-        self.seen_on.add(start, s);
+        self.seen_on.add(start);
         self.todo.clear();
         self.todo.push(s);
         let mut length = 0;
@@ -246,9 +292,8 @@ impl Chains {
                 let n = self.todo[i];
                 let p = self.nodes[n as usize].pot;
                 self.work += 1;
-                self.on_to_off(b, p, pass.y());
-                for j in 0..self.succ.len() {
-                    let q = self.succ[j];
+                for j in self.successors(b, p, pass) {
+                    let q = self.table[j];
                     if !self.on_path(n, q) {
                         let m = self.push(q, n);
                         self.next.push(m);
@@ -257,21 +302,25 @@ impl Chains {
             }
             std::mem::swap(&mut self.todo, &mut self.next);
             length += 1;
+            if length > reach {
+                // A cycle closed from here on has `length` distinct potentials, more
+                // than any that could still be kept.
+                return;
+            }
             self.next.clear();
             for i in 0..self.todo.len() {
                 let n = self.todo[i];
                 let p = self.nodes[n as usize].pot;
                 self.work += 1;
-                self.off_to_on(b, p, pass.x(), pass.y());
-                for j in 0..self.succ.len() {
-                    let q = self.succ[j];
+                for j in self.successors(b, p, pass) {
+                    let q = self.table[j];
                     if length >= 4 && q == start {
                         let m = self.push(q, n);
                         self.found.push(m);
                     }
                     if !self.seen_on.has(q) {
                         let m = self.push(q, n);
-                        self.seen_on.add(q, m);
+                        self.seen_on.add(q);
                         self.next.push(m);
                     }
                 }
@@ -280,9 +329,9 @@ impl Chains {
         }
     }
 
-    /// Forcing chains from `source` (on or off): everything it implies, ons before offs;
-    /// the chains that reach the source's opposite go to `found`.
-    fn forcing(&mut self, b: &Board, source: u16, y: bool) {
+    /// A forcing chain from `source` (on or off): what it implies, ons before offs,
+    /// until the source's opposite is reached; that chain's end goes to `found`.
+    fn forcing(&mut self, b: &Board, source: u16, pass: Pass) {
         self.found.clear();
         self.seen_on.clear();
         self.seen_off.clear();
@@ -291,31 +340,30 @@ impl Chains {
         let opposite = source ^ 1;
         let s = self.push(source, NONE);
         if is_on(source) {
-            self.seen_on.add(source, s);
+            self.seen_on.add(source);
             self.pending_on.push(s);
         } else {
-            self.seen_off.add(source, s);
+            self.seen_off.add(source);
             self.pending_off.push(s);
         }
         let (mut on_head, mut off_head) = (0, 0);
-        let mut reached = false;
         while on_head < self.pending_on.len() || off_head < self.pending_off.len() {
             self.work += 1;
             if on_head < self.pending_on.len() {
                 let n = self.pending_on[on_head];
                 on_head += 1;
                 let p = self.nodes[n as usize].pot;
-                self.on_to_off(b, p, y);
-                for j in 0..self.succ.len() {
-                    let q = self.succ[j];
-                    if q == opposite && !reached {
-                        reached = true;
+                for j in self.successors(b, p, pass) {
+                    let q = self.table[j];
+                    if q == opposite {
                         let m = self.push(q, n);
                         self.found.push(m);
+                        return;
                     }
-                    if !self.seen_off.has(q) && !self.on_path(n, q) {
+                    // Every off on the chain so far is in `seen_off`.
+                    if !self.seen_off.has(q) {
                         let m = self.push(q, n);
-                        self.seen_off.add(q, m);
+                        self.seen_off.add(q);
                         self.pending_off.push(m);
                     }
                 }
@@ -323,17 +371,16 @@ impl Chains {
                 let n = self.pending_off[off_head];
                 off_head += 1;
                 let p = self.nodes[n as usize].pot;
-                self.off_to_on(b, p, true, y);
-                for j in 0..self.succ.len() {
-                    let q = self.succ[j];
-                    if q == opposite && !reached {
-                        reached = true;
+                for j in self.successors(b, p, pass) {
+                    let q = self.table[j];
+                    if q == opposite {
                         let m = self.push(q, n);
                         self.found.push(m);
+                        return;
                     }
                     if !self.seen_on.has(q) {
                         let m = self.push(q, n);
-                        self.seen_on.add(q, m);
+                        self.seen_on.add(q);
                         self.pending_on.push(m);
                     }
                 }
@@ -376,11 +423,17 @@ impl Chains {
 
     /// The lowest static chain hint on the board, if any.
     pub fn best(&mut self, b: &Board) -> Option<Hint> {
+        self.holders = b.holders();
         let mut best = Best {
             hint: None,
             key: (0.0, 0, 0),
         };
         for pass in [Pass::X, Pass::Y, Pass::XY] {
+            self.listed_now = self.listed_now.wrapping_add(1);
+            if self.listed_now == 0 {
+                self.listed.fill(0);
+                self.listed_now = 1;
+            }
             let (cycle_t, chain_t, cycle_base, chain_base, kind) = match pass {
                 Pass::X => (Technique::XCycle, Technique::ForcingXChain, 6.5, 6.6, 2),
                 Pass::Y => (Technique::YCycle, Technique::ForcingXYChain, 6.5, 7.0, 3),
@@ -397,8 +450,9 @@ impl Chains {
                     }
                     let start = pot(cell, v, true);
                     self.nodes.clear();
-                    if pass.x() || n == 2 {
-                        self.cycles(b, start, pass);
+                    let reach = best.reach(cycle_base, kind);
+                    if (pass.x() || n == 2) && reach >= 4 {
+                        self.cycles(b, start, pass, reach);
                         for i in 0..self.found.len() {
                             let end = self.found[i];
                             let complexity = self.complexity(end);
@@ -409,10 +463,10 @@ impl Chains {
                             }
                         }
                     }
-                    if pass.x() {
+                    if pass.x() && best.reach(chain_base, kind) >= 2 {
                         for source in [start, start ^ 1] {
                             self.nodes.clear();
-                            self.forcing(b, source, pass.y());
+                            self.forcing(b, source, pass);
                             if let Some(&end) = self.found.first() {
                                 let complexity = self.complexity(end);
                                 let rating = chain_base + length_bonus(complexity);

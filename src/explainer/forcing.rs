@@ -612,9 +612,7 @@ impl Forcing {
     pub fn best(&mut self, b: &Board, kind: Kind) -> Option<Hint> {
         let m = Mode::of(kind);
         self.saved = b.cands;
-        for v in 0..9 {
-            self.saved_holders[v] = b.all_with(v);
-        }
+        self.saved_holders = b.holders();
         let mut best = Best {
             hint: None,
             complexity: 0,

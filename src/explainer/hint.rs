@@ -51,6 +51,63 @@ pub enum Technique {
 }
 
 impl Technique {
+    /// Every technique, in the order of the enum.
+    pub const ALL: [Technique; 41] = {
+        use Technique::*;
+        [
+            FullHouse,
+            HiddenSingle,
+            DirectPointing,
+            DirectClaiming,
+            DirectHiddenPair,
+            NakedSingle,
+            DirectHiddenTriplet,
+            Pointing,
+            Claiming,
+            NakedPair,
+            XWing,
+            HiddenPair,
+            NakedTriplet,
+            Swordfish,
+            HiddenTriplet,
+            TwoStrongLinks,
+            XYWing,
+            XYZWing,
+            UniqueRectangle,
+            NakedQuad,
+            Jellyfish,
+            HiddenQuad,
+            ThreeStrongLinks,
+            WXYZWing,
+            BivalueUniversalGrave,
+            FourStrongLinks,
+            VWXYZWing,
+            AlignedPairExclusion,
+            UVWXYZWing,
+            XCycle,
+            YCycle,
+            XYCycle,
+            ForcingXChain,
+            ForcingXYChain,
+            TUVWXYZWing,
+            AlignedTripletExclusion,
+            NishioForcingChain,
+            ContradictionForcingChain,
+            DoubleForcingChain,
+            CellForcingChains,
+            RegionForcingChains,
+        ]
+    };
+
+    /// The number of techniques.
+    pub const COUNT: usize = Technique::ALL.len();
+
+    /// The name written in the `techniques` column's counts: the name in lower case,
+    /// words joined by `-` (`hidden-single`, `forcing-x-chain`).
+    pub fn slug(self) -> &'static str {
+        SLUGS[self as usize]
+    }
+
     /// The name written in the `technique` column.
     pub fn name(self) -> &'static str {
         use Technique::*;
@@ -99,6 +156,51 @@ impl Technique {
         }
     }
 }
+
+/// [`Technique::slug`] of every technique, in [`Technique::ALL`] order.
+pub static SLUGS: [&str; Technique::COUNT] = [
+    "full-house",
+    "hidden-single",
+    "direct-pointing",
+    "direct-claiming",
+    "direct-hidden-pair",
+    "naked-single",
+    "direct-hidden-triplet",
+    "pointing",
+    "claiming",
+    "naked-pair",
+    "x-wing",
+    "hidden-pair",
+    "naked-triplet",
+    "swordfish",
+    "hidden-triplet",
+    "2-strong-links",
+    "xy-wing",
+    "xyz-wing",
+    "unique-rectangle",
+    "naked-quad",
+    "jellyfish",
+    "hidden-quad",
+    "3-strong-links",
+    "wxyz-wing",
+    "bivalue-universal-grave",
+    "4-strong-links",
+    "vwxyz-wing",
+    "aligned-pair-exclusion",
+    "uvwxyz-wing",
+    "bidirectional-x-cycle",
+    "bidirectional-y-cycle",
+    "bidirectional-cycle",
+    "forcing-x-chain",
+    "forcing-chain",
+    "tuvwxyz-wing",
+    "aligned-triplet-exclusion",
+    "nishio-forcing-chain",
+    "contradiction-forcing-chain",
+    "double-forcing-chain",
+    "cell-forcing-chains",
+    "region-forcing-chains",
+];
 
 /// One step: eliminations and at most one placement.
 #[derive(Clone, Copy, Debug)]

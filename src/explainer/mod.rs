@@ -22,7 +22,7 @@ mod unique;
 mod wings;
 
 pub use board::Board;
-pub use hint::{Hint, Technique};
+pub use hint::{Hint, Technique, SLUGS};
 pub use potential::length_bonus;
 
 use crate::grid::Grid;
@@ -43,6 +43,8 @@ pub struct Rating {
     pub complete: bool,
     /// Steps taken.
     pub steps: u16,
+    /// Steps taken with each technique, in [`Technique::ALL`] order.
+    pub uses: [u16; Technique::COUNT],
 }
 
 /// Tenths of a rating as Sukaku Explainer prints it.
@@ -130,6 +132,25 @@ impl Producer {
             DynamicPlus,
         ]
     };
+
+    /// The least rating of a step taken by nested forcing chains, past the last
+    /// producer.
+    pub const NESTED_FLOOR: f64 = 9.5;
+
+    /// The least rating of a hint from this producer or any after it, for the
+    /// producers that spend the chain budget (static chains on); 0 for the others,
+    /// which never run it out.
+    pub fn floor(self) -> f64 {
+        use Producer::*;
+        match self {
+            StaticChains => 6.5,
+            TUVWXYZWing | AlignedTriplet | Nishio => 7.5,
+            Multiple => 8.0,
+            Dynamic => 8.5,
+            DynamicPlus => 9.0,
+            _ => 0.0,
+        }
+    }
 }
 
 /// What a rating may use: a set of producers, and which version's strong-link ratings.
@@ -189,8 +210,13 @@ pub struct Rater {
     pub rules: Rules,
     chains: chains::Chains,
     forcing: forcing::Forcing,
+    strong: strong::StrongLinks,
     /// The most chain potentials one puzzle may expand before it is given up on.
     pub budget: u64,
+    /// When [`Rater::next_hint`] last found nothing: the least rating the step it
+    /// stopped at can have (the base rating of the producer it stopped in, or of the
+    /// nested chains past the last one).
+    floor: f64,
 }
 
 impl Default for Rater {
@@ -200,13 +226,28 @@ impl Default for Rater {
 }
 
 impl Rater {
-    /// A rater with the default budget.
+    /// The default budget: chain potentials one puzzle may expand.
+    pub const DEFAULT_BUDGET: u64 = 50_000_000;
+
+    /// A rater with `rules` and `budget` (chain potentials one puzzle may expand before
+    /// its ratings are given as lower bounds).
+    pub fn with(rules: Rules, budget: u64) -> Rater {
+        Rater {
+            rules,
+            budget,
+            ..Rater::new()
+        }
+    }
+
+    /// A rater with Sukaku Explainer's default rules and the default budget.
     pub fn new() -> Rater {
         Rater {
             rules: Rules::SUKAKU,
             chains: chains::Chains::new(),
             forcing: forcing::Forcing::new(),
-            budget: 50_000_000,
+            strong: strong::StrongLinks::new(),
+            budget: Rater::DEFAULT_BUDGET,
+            floor: 0.0,
         }
     }
 
@@ -221,20 +262,33 @@ impl Rater {
         self.forcing.best(b, kind)
     }
 
-    /// The next step: the first hint of the first producer that has one.
+    /// The next step: the first hint of the first producer that has one; `None` when
+    /// the budget runs out or no producer has a hint ([`Rater::floor`] then says how
+    /// hard the step is at least).
     pub fn next_hint(&mut self, b: &Board) -> Option<Hint> {
         for &p in &Producer::ORDER {
             if !self.rules.has(p) {
                 continue;
             }
-            if let Some(h) = self.run(p, b) {
-                return Some(h).filter(|_| self.spent() <= self.budget);
-            }
+            let hint = self.run(p, b);
             if self.spent() > self.budget {
+                self.floor = p.floor();
                 return None;
             }
+            if hint.is_some() {
+                return hint;
+            }
         }
+        self.floor = Producer::NESTED_FLOOR;
         None
+    }
+
+    /// The least rating of the step [`Rater::next_hint`] last stopped at without a
+    /// hint: where the budget ran out, the base rating of that producer or of any after
+    /// it (the producers that use the budget come in order of rating); where every
+    /// producer was tried, the nested forcing chains' 9.5.
+    pub fn floor(&self) -> f64 {
+        self.floor
     }
 
     /// The first hint of one producer.
@@ -253,17 +307,17 @@ impl Rater {
             NakedTriplet => basic::naked_set(b, 3),
             Swordfish => basic::fish(b, 3),
             HiddenTriplet => basic::hidden_set(b, 3, false),
-            TwoStrongLinks => strong::strong_links(b, 2, self.rules.bank_links),
+            TwoStrongLinks => self.strong.best(b, 2, self.rules.bank_links),
             XYWing => basic::xy_wing(b, false),
             XYZWing => basic::xy_wing(b, true),
             UniqueLoops => unique::unique_loops(b),
             NakedQuad => basic::naked_set(b, 4),
             Jellyfish => basic::fish(b, 4),
             HiddenQuad => basic::hidden_set(b, 4, false),
-            ThreeStrongLinks => strong::strong_links(b, 3, self.rules.bank_links),
+            ThreeStrongLinks => self.strong.best(b, 3, self.rules.bank_links),
             WXYZWing => wings::als_wing(b, 3),
             Bug => unique::bug(b),
-            FourStrongLinks => strong::strong_links(b, 4, self.rules.bank_links),
+            FourStrongLinks => self.strong.best(b, 4, self.rules.bank_links),
             VWXYZWing => wings::als_wing(b, 4),
             AlignedPair => exclusion::aligned_pair(b),
             UVWXYZWing => wings::als_wing(b, 5),
@@ -283,6 +337,7 @@ impl Rater {
         let (mut er, mut ep, mut ed) = (0.0f64, 0.0f64, 0.0f64);
         let mut technique = None;
         let mut steps = 0u16;
+        let mut uses = [0u16; Technique::COUNT];
         let mut complete = true;
         self.chains.work = 0;
         self.forcing.work_done = 0;
@@ -292,11 +347,25 @@ impl Rater {
                 break;
             }
             let Some(h) = self.next_hint(&b) else {
+                // The step SE would take next is at least this hard: a lower bound,
+                // set by a step not taken.
+                if self.floor > er {
+                    er = self.floor;
+                    technique = None;
+                }
+                if ed == 0.0 {
+                    ed = er;
+                }
+                if ep == 0.0 {
+                    ep = er;
+                }
                 complete = false;
                 break;
             };
             h.apply(&mut b);
             steps = steps.saturating_add(1);
+            let used = &mut uses[h.technique as usize];
+            *used = used.saturating_add(1);
             if h.rating > er {
                 er = h.rating;
                 technique = Some(h.technique);
@@ -317,6 +386,7 @@ impl Rater {
             technique,
             complete,
             steps,
+            uses,
         }
     }
 }

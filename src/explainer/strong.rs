@@ -285,42 +285,65 @@ struct Digit {
     v: usize,
     links: [[Link; 2]; 27],
     count: [u8; 27],
+    /// The junction region of end group g of link x and end group h of link y (`NO`
+    /// for none), at `[x * MAX_LINKS + y][2 * g + h]`.
+    joint: [[u8; 4]; MAX_LINKS * MAX_LINKS],
+    /// The links of regions of each type.
+    of_type: [u64; 3],
 }
 
+/// The most links one digit can have: two in each region.
+const MAX_LINKS: usize = 54;
+
 impl Digit {
-    fn new(b: &Board, v: usize) -> Digit {
-        let holders = b.all_with(v);
-        let mut d = Digit {
-            v,
+    fn empty() -> Digit {
+        Digit {
+            v: 0,
             links: [[Link::default(); 2]; 27],
             count: [0; 27],
-        };
-        let mut all = [(0u8, 0u8); 54];
+            joint: [[NO; 4]; MAX_LINKS * MAX_LINKS],
+            of_type: [0; 3],
+        }
+    }
+
+    /// The links of candidate bit `v` on the board (only the table entries of the
+    /// links found are written).
+    fn fill(&mut self, b: &Board, v: usize) {
+        let holders = b.all_with(v);
+        self.v = v;
+        let mut all = [(0u8, 0u8); MAX_LINKS];
         let mut n = 0;
+        self.of_type = [0; 3];
         for region in 0..27 {
-            let k = links_of(b, region, v, &mut d.links[region]);
-            d.count[region] = k as u8;
-            for (i, link) in d.links[region][..k].iter_mut().enumerate() {
+            let k = links_of(b, region, v, &mut self.links[region]);
+            self.count[region] = k as u8;
+            for (i, link) in self.links[region][..k].iter_mut().enumerate() {
                 link.sees = link.groups.map(|g| seeing(g).and(holders));
                 link.id = n as u8;
+                link.joins = 0;
+                self.of_type[region_type(region)] |= 1 << n;
                 all[n] = (region as u8, i as u8);
                 n += 1;
             }
         }
         for x in 0..n {
             for y in x + 1..n {
-                let (l, m) = (d.link(all[x]), d.link(all[y]));
-                let joined = l
-                    .groups
-                    .iter()
-                    .any(|&g| m.groups.iter().any(|&h| shared_region(g.or(h)).is_some()));
+                let (l, m) = (self.link(all[x]), self.link(all[y]));
+                let mut joined = false;
+                for g in 0..2 {
+                    for h in 0..2 {
+                        let r = shared_region(l.groups[g].or(m.groups[h])).map_or(NO, |r| r as u8);
+                        self.joint[x * MAX_LINKS + y][2 * g + h] = r;
+                        self.joint[y * MAX_LINKS + x][2 * h + g] = r;
+                        joined |= r != NO;
+                    }
+                }
                 if joined {
-                    d.links[all[x].0 as usize][all[x].1 as usize].joins |= 1 << y;
-                    d.links[all[y].0 as usize][all[y].1 as usize].joins |= 1 << x;
+                    self.links[all[x].0 as usize][all[x].1 as usize].joins |= 1 << y;
+                    self.links[all[y].0 as usize][all[y].1 as usize].joins |= 1 << x;
                 }
             }
         }
-        d
     }
 
     fn link(&self, (region, i): (u8, u8)) -> Link {
@@ -387,14 +410,29 @@ fn evaluate(d: &Digit, links: &[Link], best: &mut Best) {
         c.sees[2 * i] = l.sees[0];
         c.sees[2 * i + 1] = l.sees[1];
     }
+    // Every elimination sees an end group of one link and one of another, outside
+    // the link regions: with no such cell the links give no hint in any order.
+    let any_victim = (0..2 * n).any(|i| {
+        (i + 1..2 * n)
+            .any(|j| i / 2 != j / 2 && !c.sees[i].and(c.sees[j]).minus(c.cells).is_empty())
+    });
+    if !any_victim {
+        return;
+    }
+    let mut adjacent = [0u8; 4];
     for i in 0..2 * n {
         for j in 0..2 * n {
             if i / 2 != j / 2 {
-                let groups = links[i / 2].groups[i % 2].or(links[j / 2].groups[j % 2]);
-                c.joint[i][j] = shared_region(groups).map_or(NO, |r| r as u8);
+                let (x, y) = (links[i / 2].id as usize, links[j / 2].id as usize);
+                c.joint[i][j] = d.joint[x * MAX_LINKS + y][2 * (i % 2) + j % 2];
+                if c.joint[i][j] != NO {
+                    adjacent[i / 2] |= 1 << (j / 2);
+                }
             }
         }
     }
+    // An ordering whose neighbours cannot join in any orientation gives no chain.
+    let joins = |order: &[usize]| order.windows(2).all(|w| adjacent[w[0]] >> w[1] & 1 != 0);
     let mut a = [0usize; 4];
     let mut p = [0usize; 5];
     for i in 0..n {
@@ -409,7 +447,7 @@ fn evaluate(d: &Digit, links: &[Link], best: &mut Best) {
         for k in 0..n {
             rev[k] = a[n - 1 - k];
         }
-        if a[..n] <= rev[..n] {
+        if a[..n] <= rev[..n] && joins(&a[..n]) {
             orientations(d, &c, &a[..n], best);
         }
         if i >= n {
@@ -428,7 +466,7 @@ fn evaluate(d: &Digit, links: &[Link], best: &mut Best) {
             for k in 0..n {
                 rev[k] = a[n - 1 - k];
             }
-            if a[..n] <= rev[..n] {
+            if a[..n] <= rev[..n] && joins(&a[..n]) {
                 orientations(d, &c, &a[..n], best);
             }
             break;
@@ -507,10 +545,19 @@ fn choose(
     } else {
         0
     };
+    // Links of the later positions' types: a chosen link that no other chosen link
+    // joins must be joined by one of those, or no chain goes through it.
+    let later = seq[depth + 1..].iter().fold(0u64, |m, &t| m | d.of_type[t]);
+    let members = chosen[..depth].iter().fold(0u64, |m, l| m | 1 << l.id);
     for idx in from..9 {
         let region = t * 9 + idx;
         for variant in &d.links[region][..d.count[region] as usize] {
             if !variant.places.and(used).is_empty() || (variant.grouped && !grouped) {
+                continue;
+            }
+            let with = members | 1 << variant.id;
+            let stranded = |l: &Link| l.joins & with == 0 && l.joins & later == 0;
+            if stranded(variant) || chosen[..depth].iter().any(stranded) {
                 continue;
             }
             chosen[depth] = *variant;
@@ -543,33 +590,62 @@ fn sequences(n: usize, f: &mut dyn FnMut(&[usize])) {
     rec(&mut seq, n - 1, 2, n, f);
 }
 
-/// The lowest chain of n strong links (n = 2, 3 or 4), if any; `bank` rates it as the
-/// puzzle bank's version did.
-///
-/// A choice that cannot beat the best so far is not looked at: a type sequence whose
-/// plain rating is already above it, grouped links once a plain chain rates lower, and
-/// links that no weak link could join into one chain.
-pub fn strong_links(b: &Board, n: usize, bank: bool) -> Option<Hint> {
-    let mut best = Best {
-        found: None,
-        key: (0.0, 0, [0; 5]),
-        bank,
-    };
-    let digits: [Digit; 9] = std::array::from_fn(|v| Digit::new(b, v));
-    sequences(n, &mut |seq| {
-        if !best.admits(rating(n, seq, false, bank)) {
-            return;
-        }
-        for d in &digits {
-            let mut chosen = [Link::default(); 4];
-            let grouped = best.admits(rating(n, seq, true, bank));
-            choose(d, seq, 0, &mut chosen, Cells::EMPTY, grouped, &mut best);
-        }
-    });
-    let (t, v, elims) = best.found?;
-    let mut h = Hint::new(t, best.key.0);
-    for c in elims.iter() {
-        h.remove(b, c, v);
+/// The strong-link searches' tables, kept from search to search: the three searches
+/// of a step (2, 3 and 4 links) share the board and so the links.
+pub struct StrongLinks {
+    digits: Box<[Digit; 9]>,
+    board: Option<Board>,
+}
+
+impl Default for StrongLinks {
+    fn default() -> Self {
+        StrongLinks::new()
     }
-    Some(h)
+}
+
+impl StrongLinks {
+    /// Empty tables.
+    pub fn new() -> StrongLinks {
+        StrongLinks {
+            digits: Box::new(std::array::from_fn(|_| Digit::empty())),
+            board: None,
+        }
+    }
+
+    /// The lowest chain of n strong links (n = 2, 3 or 4), if any; `bank` rates it as
+    /// the puzzle bank's version did.
+    ///
+    /// A choice that cannot beat the best so far is not looked at: a type sequence
+    /// whose plain rating is already above it, grouped links once a plain chain rates
+    /// lower, and links that no weak link could join into one chain.
+    pub fn best(&mut self, b: &Board, n: usize, bank: bool) -> Option<Hint> {
+        if self.board.as_ref() != Some(b) {
+            for (v, d) in self.digits.iter_mut().enumerate() {
+                d.fill(b, v);
+            }
+            self.board = Some(*b);
+        }
+        let digits = &self.digits;
+        let mut best = Best {
+            found: None,
+            key: (0.0, 0, [0; 5]),
+            bank,
+        };
+        sequences(n, &mut |seq| {
+            if !best.admits(rating(n, seq, false, bank)) {
+                return;
+            }
+            for d in digits.iter() {
+                let mut chosen = [Link::default(); 4];
+                let grouped = best.admits(rating(n, seq, true, bank));
+                choose(d, seq, 0, &mut chosen, Cells::EMPTY, grouped, &mut best);
+            }
+        });
+        let (t, v, elims) = best.found?;
+        let mut h = Hint::new(t, best.key.0);
+        for c in elims.iter() {
+            h.remove(b, c, v);
+        }
+        Some(h)
+    }
 }

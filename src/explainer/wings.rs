@@ -2,30 +2,41 @@
 //! cells holding m + 1 values) and a bivalue cell linked to it by a restricted common
 //! value. Every (set, cell) is tried; the hint kept is the lowest by rating, then the
 //! most eliminations, then the highest suffix (doubly linked, largest cell, candidates),
-//! the first found among equals.
+//! the first among equals in Sukaku Explainer's order (sets by their cells ascending,
+//! then the bivalue cell ascending).
+//!
+//! Mutually visible cells (three or more) always lie in one house, so the sets are
+//! found house by house, as subsets of its cells.
 
-use super::board::{bits, Board, Cells, PEER_SETS};
+use super::board::{bits, subsets, Board, Cells, PEER_SETS, REGION_CELLS};
 use super::hint::{Hint, Technique};
 
 struct Best {
     hint: Option<Hint>,
     key: (f64, u32, [u8; 4]),
+    /// Where the kept hint comes in Sukaku Explainer's search: its set's cells, then
+    /// its bivalue cell.
+    found_at: [u8; 7],
 }
 
 impl Best {
-    fn offer(&mut self, h: Hint, suffix: [u8; 4]) {
+    fn offer(&mut self, h: Hint, suffix: [u8; 4], found_at: [u8; 7]) {
         let key = (h.rating, h.eliminations(), suffix);
         let better = match self.hint {
             None => true,
             Some(_) => {
                 key.0 < self.key.0
                     || (key.0 == self.key.0
-                        && (key.1 > self.key.1 || (key.1 == self.key.1 && key.2 > self.key.2)))
+                        && (key.1 > self.key.1
+                            || (key.1 == self.key.1
+                                && (key.2 > self.key.2
+                                    || (key.2 == self.key.2 && found_at < self.found_at)))))
             }
         };
         if better {
             self.hint = Some(h);
             self.key = key;
+            self.found_at = found_at;
         }
     }
 }
@@ -67,12 +78,8 @@ fn seeing_all(b: &Board, cells: &[usize], v: usize) -> Cells {
     s
 }
 
-fn try_set(b: &Board, als: &[usize], best: &mut Best) {
+fn try_set(b: &Board, als: &[usize], union: u16, bivalue: Cells, best: &mut Best) {
     let m = als.len();
-    let union = als.iter().fold(0u16, |u, &c| u | b.cands[c]);
-    if union.count_ones() as usize != m + 1 {
-        return;
-    }
     let mut in_set = Cells::EMPTY;
     let mut near = Cells::EMPTY;
     for &c in als {
@@ -85,9 +92,13 @@ fn try_set(b: &Board, als: &[usize], best: &mut Best) {
         .max()
         .unwrap_or(0);
     let total: u32 = als.iter().map(|&c| b.cands[c].count_ones()).sum();
-    for yz in near.minus(in_set).iter() {
+    let mut found_at = [u8::MAX; 7];
+    for (i, &c) in als.iter().enumerate() {
+        found_at[i] = c as u8;
+    }
+    for yz in near.minus(in_set).and(bivalue).iter() {
         let pair = b.cands[yz];
-        if pair.count_ones() != 2 || pair & !union != 0 {
+        if pair & !union != 0 {
             continue;
         }
         let restricted = |v: usize| {
@@ -122,23 +133,9 @@ fn try_set(b: &Board, als: &[usize], best: &mut Best) {
             h.remove(b, c, z);
         }
         if h.is_worth() {
-            best.offer(h, suffix(double, largest, total));
+            found_at[m] = yz as u8;
+            best.offer(h, suffix(double, largest, total), found_at);
         }
-    }
-}
-
-fn grow(b: &Board, als: &mut [usize; 6], len: usize, m: usize, from: usize, best: &mut Best) {
-    if len == m {
-        try_set(b, &als[..m], best);
-        return;
-    }
-    for c in from..81 {
-        let n = b.cands[c].count_ones() as usize;
-        if n < 2 || n > m + 1 || !als[..len].iter().all(|&a| PEER_SETS[a].has(c)) {
-            continue;
-        }
-        als[len] = c;
-        grow(b, als, len + 1, m, c + 1, best);
     }
 }
 
@@ -147,8 +144,43 @@ pub fn als_wing(b: &Board, m: usize) -> Option<Hint> {
     let mut best = Best {
         hint: None,
         key: (0.0, 0, [0; 4]),
+        found_at: [0; 7],
     };
-    let mut als = [0usize; 6];
-    grow(b, &mut als, 0, m, 0, &mut best);
+    let bivalue = (0..81)
+        .filter(|&c| b.cands[c].count_ones() == 2)
+        .fold(Cells::EMPTY, |s, c| s.with(c));
+    for house in 0..27 {
+        // Each region lists its cells ascending.
+        let mut cells = [0usize; 9];
+        let mut n = 0;
+        for &c in &REGION_CELLS[house] {
+            let count = b.cands[c as usize].count_ones() as usize;
+            if (2..=m + 1).contains(&count) {
+                cells[n] = c as usize;
+                n += 1;
+            }
+        }
+        if n < m {
+            continue;
+        }
+        let mut als = [0usize; 6];
+        for set in subsets(m as u32, n as u32) {
+            let mut union = 0u16;
+            for (k, i) in bits(set).enumerate() {
+                als[k] = cells[i];
+                union |= b.cands[cells[i]];
+            }
+            if union.count_ones() as usize != m + 1 {
+                continue;
+            }
+            // Three cells of a block in one row or column: found with that line.
+            let (first, last) = (als[0], als[m - 1]);
+            if house < 9 && (first / 9 == last / 9 || als[..m].iter().all(|&c| c % 9 == first % 9))
+            {
+                continue;
+            }
+            try_set(b, &als[..m], union, bivalue, &mut best);
+        }
+    }
     best.hint
 }

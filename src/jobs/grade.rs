@@ -4,7 +4,7 @@ use std::marker::PhantomData;
 
 use super::{Answer, Columns, Job, Value};
 use crate::engine::{engine, Budget, Engine, Fast};
-use crate::explainer::{Rater, Rating};
+use crate::explainer::{Rater, Rating, Rules, SLUGS};
 use crate::grader::{self, BoardGrader, Level, TECHNIQUE_NAMES};
 use crate::puzzle::{Puzzle, Shapes};
 use crate::report::{Breakdown, Status};
@@ -12,11 +12,16 @@ use crate::variant::Variant;
 
 /// Classifies every record and grades the unique ones with human techniques; the
 /// solution always comes from the engine, never from the grader.
-pub struct Grade<E = Fast>(PhantomData<fn() -> E>);
+pub struct Grade<E = Fast> {
+    rules: Rules,
+    budget: u64,
+    engine: PhantomData<fn() -> E>,
+}
 
 impl<E> Default for Grade<E> {
+    /// Sukaku Explainer's default rules and the rater's default budget.
     fn default() -> Self {
-        Grade(PhantomData)
+        Grade::with(Rules::SUKAKU, Rater::DEFAULT_BUDGET)
     }
 }
 
@@ -27,18 +32,31 @@ impl Grade {
     }
 }
 
+impl<E> Grade<E> {
+    /// Rating with `rules`, each puzzle given up (its ratings then lower bounds) after
+    /// `budget` chain potentials.
+    pub fn with(rules: Rules, budget: u64) -> Self {
+        Grade {
+            rules,
+            budget,
+            engine: PhantomData,
+        }
+    }
+}
+
 /// The `difficulty`, `rating`, `pearl`, `diamond`, `technique`, `techniques` and
 /// `bound` columns: empty unless `unique`.
 ///
 /// For a 9x9 grid, `rating`, `pearl` and `diamond` are Sukaku Explainer's ER, EP and ED
 /// ([`crate::explainer`]), `technique` the step that set ER, `difficulty` the level of
-/// ER (see [`Graded::level`]), and `bound` is `lower` when the rater stopped early (a rule it does not
-/// reproduce, or its budget): the ratings are then lower bounds. `techniques` counts
-/// the steps of the pattern grader ([`grader`]). For a variant board only `difficulty`,
-/// `rating` (the pattern grader's) and `techniques` are written.
+/// ER (see [`Graded::level`]), `techniques` the rater's steps by technique, and `bound`
+/// is `lower` when the rater stopped early (a rule it does not reproduce, or its
+/// budget): the ratings are then lower bounds. For a variant board only `difficulty`,
+/// `rating` and `techniques` are written, from the pattern grader ([`grader`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Graded {
-    /// The pattern grader's grade of a unique record.
+    /// The pattern grader's grade of a unique variant board, or of a unique 9x9 grid
+    /// whose Sukaku Explainer ratings are lower bounds (its level then counts too).
     pub grade: Option<grader::Grade>,
     /// Sukaku Explainer's ratings of a unique 9x9 grid.
     pub se: Option<Rating>,
@@ -68,18 +86,17 @@ impl Columns for Graded {
     ];
 
     fn value(&self, index: usize) -> Value<'_> {
-        let Some(g) = &self.grade else {
-            return Value::Empty;
-        };
-        match (&self.se, index) {
-            (_, 0) => self.level().map_or(Value::Empty, |l| Value::Text(l.name())),
-            (None, 1) => Value::Tenths(g.rating),
-            (Some(se), 1) => Value::Tenths(se.er),
-            (Some(se), 2) => Value::Tenths(se.ep),
-            (Some(se), 3) => Value::Tenths(se.ed),
-            (Some(se), 4) => se.technique.map_or(Value::Empty, |t| Value::Text(t.name())),
-            (_, 5) => Value::Uses(&g.uses, &TECHNIQUE_NAMES),
-            (Some(se), 6) if !se.complete => Value::Text("lower"),
+        match (&self.se, &self.grade, index) {
+            (None, None, _) => Value::Empty,
+            (_, _, 0) => self.level().map_or(Value::Empty, |l| Value::Text(l.name())),
+            (Some(se), _, 1) => Value::Tenths(se.er),
+            (None, Some(g), 1) => Value::Tenths(g.rating),
+            (Some(se), _, 2) => Value::Tenths(se.ep),
+            (Some(se), _, 3) => Value::Tenths(se.ed),
+            (Some(se), _, 4) => se.technique.map_or(Value::Empty, |t| Value::Text(t.name())),
+            (Some(se), _, 5) => Value::Uses(&se.uses, &SLUGS),
+            (None, Some(g), 5) => Value::Uses(&g.uses, &TECHNIQUE_NAMES),
+            (Some(se), _, 6) if !se.complete => Value::Text("lower"),
             _ => Value::Empty,
         }
     }
@@ -87,6 +104,9 @@ impl Columns for Graded {
     fn count(&self, breakdown: &mut Breakdown) {
         if let Some(level) = self.level() {
             breakdown.levels[level as usize] += 1;
+        }
+        if self.se.is_some_and(|se| !se.complete) {
+            breakdown.lower_bounds += 1;
         }
     }
 }
@@ -112,7 +132,7 @@ impl<E: Engine> Job for Grade<E> {
         (
             engine(variant, budget),
             BoardGrader::new(variant),
-            Box::default(),
+            Box::new(Rater::with(self.rules, self.budget)),
         )
     }
 
@@ -125,7 +145,15 @@ impl<E: Engine> Job for Grade<E> {
     ) -> Answer<Graded> {
         let answer = engine.classify_puzzle(puzzle);
         let (grade, se) = match (answer.status, puzzle) {
-            (Status::Unique, Puzzle::Grid(grid)) => (grader::grade(grid), Some(rater.rate(grid))),
+            (Status::Unique, Puzzle::Grid(grid)) => {
+                let se = rater.rate(grid);
+                let grade = if se.complete {
+                    None
+                } else {
+                    grader::grade(grid)
+                };
+                (grade, Some(se))
+            }
             (Status::Unique, Puzzle::Board(board)) => (boards.grade(board).ok(), None),
             _ => (None, None),
         };

@@ -574,6 +574,7 @@ impl Driven {
             first_disagree: self.tally.disagreements().to_vec(),
             difficulty: self.tally.breakdown.level_counts(),
             givens: self.tally.breakdown.givens_counts(),
+            lower_bounds: self.tally.breakdown.lower_bounds,
             histogram: encode_histogram(&histogram),
         };
         (report, histogram)
