@@ -1,7 +1,8 @@
 """Parquet output read back by pandas, polars and DuckDB: the same values as the CSV.
 
-The binary is the release build (`cargo test --release` builds it first)."""
+The binary is $SUDOKU_BATCH_BIN, else the release build (`cargo build --release`)."""
 
+import os
 import subprocess
 from pathlib import Path
 
@@ -11,7 +12,7 @@ import polars as pl
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-BINARY = ROOT / "target" / "release" / "sudoku-batch"
+BINARY = Path(os.environ.get("SUDOKU_BATCH_BIN", ROOT / "target" / "release" / "sudoku-batch"))
 INPUT = ROOT / "data" / "kaggle-3m-curated5000.csv"
 
 

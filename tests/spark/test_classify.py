@@ -9,7 +9,7 @@ import sys
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-BINARY = ROOT / "target" / "release" / "sudoku-batch"
+BINARY = pathlib.Path(os.environ.get("SUDOKU_BATCH_BIN", ROOT / "target" / "release" / "sudoku-batch"))
 SCRIPT = ROOT / "scripts" / "spark" / "classify.py"
 
 

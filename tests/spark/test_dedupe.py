@@ -1,6 +1,7 @@
 """The Spark dedupe job (scripts/spark/dedupe.py) in local mode: the same classes, kept
 records and per-record rows as the single-process `sudoku-batch dedupe`."""
 import json
+import os
 import pathlib
 import subprocess
 import sys
@@ -8,7 +9,7 @@ import sys
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-BINARY = ROOT / "target" / "release" / "sudoku-batch"
+BINARY = pathlib.Path(os.environ.get("SUDOKU_BATCH_BIN", ROOT / "target" / "release" / "sudoku-batch"))
 SCRIPT = ROOT / "scripts" / "spark" / "dedupe.py"
 
 
