@@ -6,7 +6,9 @@ mod common;
 
 use std::process::{Command, Output};
 
-use sudoku_batch::grader::{grade, Level};
+use sudoku_batch::explainer::Rater;
+use sudoku_batch::grader::Level;
+use sudoku_batch::jobs::Graded;
 use sudoku_batch::{Grid, Solver};
 
 fn bin() -> Command {
@@ -23,6 +25,7 @@ struct Made {
     solution: Grid,
     givens: usize,
     difficulty: String,
+    rating: String,
 }
 
 fn made(csv_bytes: &[u8]) -> Vec<Made> {
@@ -52,14 +55,25 @@ fn made(csv_bytes: &[u8]) -> Vec<Made> {
                 solution: Grid::parse(r[2].as_bytes()).unwrap(),
                 givens: r[6].parse().unwrap(),
                 difficulty: r[7].to_string(),
+                rating: r[8].to_string(),
             }
         })
         .collect()
 }
 
-/// Unique with that solution (by the engine), graded as written, numbered in order.
+/// `grade`'s difficulty and rating of a unique puzzle.
+fn grades(rater: &mut Rater, puzzle: &Grid) -> (String, String) {
+    let g = Graded::of_grid(rater, puzzle);
+    let er = g.se.unwrap().er;
+    let level = g.level().unwrap().name().to_string();
+    (level, format!("{}.{}", er / 10, er % 10))
+}
+
+/// Unique with that solution (by the engine), graded as `grade` grades it where graded
+/// (else not), numbered in order.
 fn check_rows(rows: &[Made], count: u64) {
     let mut solver = Solver::new();
+    let mut rater = Rater::new();
     assert_eq!(rows.len() as u64, count);
     for (i, m) in rows.iter().enumerate() {
         assert_eq!(m.line, i as u64 + 1);
@@ -72,7 +86,12 @@ fn check_rows(rows: &[Made], count: u64) {
             "line {}",
             m.line
         );
-        assert_eq!(m.difficulty, grade(&m.puzzle).unwrap().level.name());
+        if m.difficulty.is_empty() {
+            assert!(m.rating.is_empty(), "line {}", m.line);
+        } else {
+            let graded = (m.difficulty.clone(), m.rating.clone());
+            assert_eq!(graded, grades(&mut rater, &m.puzzle), "line {}", m.line);
+        }
     }
 }
 
@@ -93,6 +112,8 @@ fn images(pattern: &str, cell: usize) -> Vec<usize> {
 fn minimal_puzzles_are_unique_and_minimal() {
     let rows = made(&generate(&["--count", "200", "--seed", "5"]));
     check_rows(&rows, 200);
+    // Grading is asked for: without --grade the two columns stay empty.
+    assert!(rows.iter().all(|m| m.difficulty.is_empty()));
     let mut solver = Solver::new();
     for m in &rows {
         for cell in (0..81).filter(|&c| m.puzzle.get(c) != 0) {
@@ -111,8 +132,15 @@ fn minimal_puzzles_are_unique_and_minimal() {
 fn symmetric_puzzles_keep_their_pattern_and_are_minimal_for_it() {
     let mut solver = Solver::new();
     for pattern in ["rot180", "rot90", "mirror", "diagonal"] {
-        let rows = made(&generate(&["--count", "40", "--symmetry", pattern]));
+        let rows = made(&generate(&[
+            "--count",
+            "40",
+            "--symmetry",
+            pattern,
+            "--grade",
+        ]));
         check_rows(&rows, 40);
+        assert!(rows.iter().all(|m| !m.difficulty.is_empty()));
         for m in &rows {
             for cell in 0..81 {
                 let given = m.puzzle.get(cell) != 0;
@@ -427,6 +455,7 @@ fn variant_boards_are_unique_and_valid() {
 fn variant_board_options_fail_cleanly() {
     for args in [
         &["--count", "2", "--size", "16", "--difficulty", "hard"][..],
+        &["--count", "2", "--size", "4", "--grade"],
         &["--count", "2", "--size", "4", "--givens", "17"],
         &["--count", "2", "--size", "12"],
         &["--count", "2", "--size", "16", "--variant", "windoku"],

@@ -196,6 +196,10 @@ fn json_solve_classify_and_grade_answer_every_puzzle_in_order() {
     assert_eq!(graded["status"], "unique");
     assert!(graded["rating"].as_f64().unwrap() > 0.0);
     assert!(graded["difficulty"].is_string() && graded["techniques"].is_object());
+    // The columns of the CLI's grade: ER, EP, ED, the step that set ER, and the bound.
+    assert!(graded["pearl"].as_f64().unwrap() > 0.0 && graded["diamond"].as_f64().unwrap() > 0.0);
+    assert!(graded["technique"].is_string(), "{graded}");
+    assert!(graded.as_object().unwrap().contains_key("bound"));
 }
 
 #[test]

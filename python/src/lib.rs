@@ -16,16 +16,17 @@ use std::sync::Mutex;
 use numpy::{PyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyKeyboardInterrupt, PyOSError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyBytes;
+use pyo3::types::{PyBytes, PyDict};
 use rayon::prelude::*;
-use slots::{CanonColumns, Extras, Flat, GradeColumns, NoExtras};
+use slots::{CanonColumns, Extras, Flat, GradeColumns, NoExtras, USES};
 use sudoku_batch::batch::run_puzzles_into;
 use sudoku_batch::classes::{first_of_each_class, KeyBy};
-use sudoku_batch::engine::{Budget, Engine, Fast};
+use sudoku_batch::engine::{Budget, Fast};
+use sudoku_batch::explainer::{Rater, Rules, Technique, SLUGS};
 use sudoku_batch::generate::{Pattern, Spec, Target, MIN_GIVENS};
-use sudoku_batch::grader::Levels;
+use sudoku_batch::grader::{Levels, TECHNIQUE_NAMES};
 use sudoku_batch::input::{open_file, Choice, ColumnChoice};
-use sudoku_batch::jobs::{Canon, Classify, Generate, Grade, Job, MadeRecord, Solve};
+use sudoku_batch::jobs::{Canon, Classify, Generate, Grade, Job, MadeRecord, Maker, Solve};
 use sudoku_batch::output::Output;
 use sudoku_batch::pipeline::{run_file, RunOptions};
 use sudoku_batch::pipeline::{BoardSetup, Worker};
@@ -325,12 +326,16 @@ fn dedupe_cells(
     firsts(py, &rows, by, threads)
 }
 
-/// Grades puzzle texts (as [`run_texts`] takes them): the classify results plus, per
+/// Classifies and grades (unique puzzles only) as the CLI's `grade`: per
 /// puzzle, a level code (index into the grader's levels, 255 when not graded), the
-/// rating, EP and ED in tenths (0 when not graded) and whether they are lower bounds.
+/// rating, EP and ED in tenths (0 when not graded), whether they are lower bounds, the
+/// name of the technique that set ER (`None` where none did), and the steps by
+/// technique (a dict of the techniques used, by the names of the CSV column). `rating`
+/// names the rules (`sukaku`, `bank`, `se121`) and `rating_budget` the chain
+/// potentials a puzzle may take, as the CLI's `--rating` and `--rating-budget`.
 #[pyfunction]
-#[pyo3(signature = (puzzles, threads=None, size=None, variant=None, symbols=None))]
-#[allow(clippy::type_complexity)]
+#[pyo3(signature = (puzzles, threads=None, size=None, variant=None, symbols=None, rating="sukaku", rating_budget=None))]
+#[allow(clippy::type_complexity, clippy::too_many_arguments)]
 fn grade_texts(
     py: Python<'_>,
     puzzles: &Bound<'_, PyAny>,
@@ -338,42 +343,76 @@ fn grade_texts(
     size: Option<usize>,
     variant: Option<&str>,
     symbols: Option<&str>,
+    rating: &str,
+    rating_budget: Option<u64>,
 ) -> PyResult<(
     Results,
     Py<PyArray1<u8>>,
     [Py<PyArray1<u16>>; 3],
     Py<PyArray1<bool>>,
+    Vec<Option<&'static str>>,
+    Vec<PyObject>,
 )> {
+    let rules = Rules::parse(rating).ok_or_else(|| {
+        PyValueError::new_err(format!("rating {rating:?}: use sukaku, bank or se121"))
+    })?;
+    if rating_budget == Some(0) {
+        return Err(PyValueError::new_err("rating_budget must be at least 1"));
+    }
+    let job = Grade::<Fast>::with(rules, rating_budget.unwrap_or(Rater::DEFAULT_BUDGET));
     let boards = board_setup(size, variant, symbols)?;
     let held = Held::of(puzzles)?;
     let texts = held.texts()?;
-    let mut levels = vec![255u8; texts.len()];
-    let mut ratings = vec![0u16; texts.len()];
-    let mut pearls = vec![0u16; texts.len()];
-    let mut diamonds = vec![0u16; texts.len()];
-    let mut bounds = vec![false; texts.len()];
+    let n = texts.len();
+    let mut levels = vec![255u8; n];
+    let mut ratings = vec![0u16; n];
+    let mut pearls = vec![0u16; n];
+    let mut diamonds = vec![0u16; n];
+    let mut bounds = vec![false; n];
+    let mut techniques = vec![255u8; n];
+    let mut uses = vec![0u16; n * USES];
+    let mut rated = vec![false; n];
     let columns = GradeColumns {
         levels: &mut levels,
         ratings: &mut ratings,
         pearls: &mut pearls,
         diamonds: &mut diamonds,
         bounds: &mut bounds,
+        techniques: &mut techniques,
+        uses: &mut uses,
+        rated: &mut rated,
     };
-    let base = run(py, &Grade::new(), &texts, threads, &boards, columns)?;
+    let base = run(py, &job, &texts, threads, &boards, columns)?;
     let tenths = |v: Vec<u16>| PyArray1::from_vec_bound(py, v).unbind();
+    let technique = techniques
+        .iter()
+        .map(|&t| Technique::ALL.get(usize::from(t)).map(|t| t.name()))
+        .collect();
+    let mut steps = Vec::with_capacity(n);
+    for (counts, &se) in uses.chunks_exact(USES).zip(&rated) {
+        let names: &[&str] = if se { &SLUGS } else { &TECHNIQUE_NAMES };
+        let dict = PyDict::new_bound(py);
+        for (&count, name) in counts.iter().zip(names).filter(|(&c, _)| c > 0) {
+            dict.set_item(*name, count)?;
+        }
+        steps.push(dict.into_any().unbind());
+    }
     Ok((
         base,
         PyArray1::from_vec_bound(py, levels).unbind(),
         [tenths(ratings), tenths(pearls), tenths(diamonds)],
         PyArray1::from_vec_bound(py, bounds).unbind(),
+        technique,
+        steps,
     ))
 }
 
 /// Makes `count` puzzles (record i from the seed and i only, as the CLI's `generate`);
-/// gives puzzles and solutions (81 bytes each), givens, level codes and ratings.
+/// gives puzzles and solutions (81 bytes each), givens, level codes and ratings (255
+/// and 0 unless `grade` or `difficulty`, as the CLI's `--grade`).
 #[pyfunction]
-#[pyo3(signature = (count, seed=1, givens=None, symmetry="none", difficulty=None, threads=None))]
-#[allow(clippy::type_complexity)]
+#[pyo3(signature = (count, seed=1, givens=None, symmetry="none", difficulty=None, threads=None, grade=false))]
+#[allow(clippy::type_complexity, clippy::too_many_arguments)]
 fn generate(
     py: Python<'_>,
     count: u64,
@@ -382,6 +421,7 @@ fn generate(
     symmetry: &str,
     difficulty: Option<&str>,
     threads: Option<usize>,
+    grade: bool,
 ) -> PyResult<(Py<PyBytes>, Py<PyBytes>, Vec<u8>, Py<PyBytes>, Vec<u16>)> {
     let pattern = match symmetry {
         "none" => Pattern::None,
@@ -413,7 +453,7 @@ fn generate(
             ))
         })?),
     };
-    let maker = Generate::new(Spec { pattern, target }, seed, level, true);
+    let maker = Generate::new(Spec { pattern, target }, seed, level, grade);
     let pool = pool(py, threads)?;
     // Slices of records, the GIL released in each and signals checked between them, so
     // that Ctrl-C is heard while a hard target is searched for.
@@ -427,8 +467,8 @@ fn generate(
                 (start..end)
                     .into_par_iter()
                     .map_init(
-                        || Fast::new(Variant::Classic),
-                        |engine, i| maker.record(&mut **engine, i),
+                        || Maker::<Fast>::new(Variant::Classic),
+                        |tools, i| maker.record(tools, i),
                     )
                     .collect::<Result<Vec<_>, _>>()
             })
@@ -452,8 +492,14 @@ fn generate(
         solutions.extend_from_slice(&line);
         // 9x9 grids: at most 81 givens.
         given_counts.push(extra.givens as u8);
-        levels.push(extra.grade.map_or(255, |g| g.level as u8));
-        ratings.push(extra.grade.map_or(0, |g| g.rating));
+        let level = extra.graded.and_then(|g| g.level());
+        levels.push(level.map_or(255, |l| l as u8));
+        // ER, or the pattern grader's rating where the rater gave none.
+        let rating = extra.graded.and_then(|g| match (g.se, g.grade) {
+            (Some(se), _) => Some(se.er),
+            (None, g) => g.map(|g| g.rating),
+        });
+        ratings.push(rating.unwrap_or(0));
     }
     Ok((
         PyBytes::new_bound(py, &puzzles).unbind(),

@@ -5,6 +5,8 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use sudoku_batch::batch::{RecordResult, ResultSlots};
+use sudoku_batch::explainer::Technique;
+use sudoku_batch::grader::TECHNIQUES;
 use sudoku_batch::jobs::{CanonForm, Graded};
 use sudoku_batch::pipeline::BoardSetup;
 use sudoku_batch::puzzle::Solution;
@@ -80,9 +82,19 @@ impl Extras<CanonForm> for CanonColumns<'_> {
     }
 }
 
+/// Counts a puzzle of `grade` keeps of its techniques: room for the rater's and the
+/// pattern grader's.
+pub const USES: usize = if Technique::COUNT > TECHNIQUES {
+    Technique::COUNT
+} else {
+    TECHNIQUES
+};
+
 /// `grade`'s columns: the level code (an index into the grader's levels, 255 when not
 /// graded), the rating (ER for a 9x9 grid), EP and ED in tenths (0 when not graded),
-/// and whether the ratings are lower bounds.
+/// whether the ratings are lower bounds, the technique that set ER (an index into
+/// [`Technique::ALL`], 255 for none), and the steps by technique ([`USES`] a puzzle:
+/// the rater's where `rated`, else the pattern grader's).
 pub struct GradeColumns<'a> {
     /// One a puzzle.
     pub levels: &'a mut [u8],
@@ -94,6 +106,12 @@ pub struct GradeColumns<'a> {
     pub diamonds: &'a mut [u16],
     /// One a puzzle.
     pub bounds: &'a mut [bool],
+    /// One a puzzle.
+    pub techniques: &'a mut [u8],
+    /// [`USES`] a puzzle.
+    pub uses: &'a mut [u16],
+    /// One a puzzle: `uses` counts the rater's techniques.
+    pub rated: &'a mut [bool],
 }
 
 impl Extras<Graded> for GradeColumns<'_> {
@@ -103,6 +121,9 @@ impl Extras<Graded> for GradeColumns<'_> {
         let (p0, p1) = self.pearls.split_at_mut(at);
         let (d0, d1) = self.diamonds.split_at_mut(at);
         let (b0, b1) = self.bounds.split_at_mut(at);
+        let (t0, t1) = self.techniques.split_at_mut(at);
+        let (u0, u1) = self.uses.split_at_mut(at * USES);
+        let (s0, s1) = self.rated.split_at_mut(at);
         (
             GradeColumns {
                 levels: l0,
@@ -110,6 +131,9 @@ impl Extras<Graded> for GradeColumns<'_> {
                 pearls: p0,
                 diamonds: d0,
                 bounds: b0,
+                techniques: t0,
+                uses: u0,
+                rated: s0,
             },
             GradeColumns {
                 levels: l1,
@@ -117,6 +141,9 @@ impl Extras<Graded> for GradeColumns<'_> {
                 pearls: p1,
                 diamonds: d1,
                 bounds: b1,
+                techniques: t1,
+                uses: u1,
+                rated: s1,
             },
         )
     }
@@ -131,6 +158,14 @@ impl Extras<Graded> for GradeColumns<'_> {
         self.pearls[i] = se.map_or(0, |s| s.ep);
         self.diamonds[i] = se.map_or(0, |s| s.ed);
         self.bounds[i] = se.is_some_and(|s| !s.complete);
+        self.techniques[i] = se.and_then(|s| s.technique).map_or(255, |t| t as u8);
+        let uses = &mut self.uses[i * USES..(i + 1) * USES];
+        match (&extra.se, &extra.grade) {
+            (Some(se), _) => uses[..se.uses.len()].copy_from_slice(&se.uses),
+            (None, Some(g)) => uses[..g.uses.len()].copy_from_slice(&g.uses),
+            (None, None) => {}
+        }
+        self.rated[i] = extra.se.is_some();
     }
 }
 

@@ -220,35 +220,45 @@ def _levels(codes):
     return _LEVELS[codes]
 
 
-def grade(puzzles, threads=None, size=None, variant=None, symbols=None):
+def grade(puzzles, threads=None, size=None, variant=None, symbols=None, rating="sukaku",
+          rating_budget=None):
     """Classifies and grades (unique puzzles only), as `sudoku-batch grade` does: the
     keys of `classify` plus `difficulty` (easy ... extreme, empty when not graded),
     `rating`, `pearl` and `diamond` (floats: Sukaku Explainer's ER, EP and ED for 9x9
-    grids, 0 when not graded) and `bound` (bool: the ratings are lower bounds). Variant
-    boards get the pattern grader's `rating` (techniques that hold on any units) and
-    0 for `pearl` and `diamond`."""
+    grids, 0 when not graded), `technique` (the step that set ER, e.g. "Forcing Chain";
+    None when none did), `techniques` (a dict per puzzle: steps by technique, as the
+    CSV column names them) and `bound` (bool: the ratings are lower bounds). Variant
+    boards get the pattern grader's `rating` and `techniques`, and 0 for `pearl` and
+    `diamond`. `rating` ("sukaku", "bank" or "se121") and `rating_budget` (chain
+    potentials a puzzle may take) are the CLI's `--rating` and `--rating-budget`."""
     _check_threads(threads)
     texts = _dispatch(puzzles, lambda texts: texts, _cell_texts)
-    (codes, solutions, width, reasons), levels, (ratings, pearls, diamonds), bounds = \
-        _native.grade_texts(texts, threads, size, variant, symbols)
+    (codes, solutions, width, reasons), levels, (ratings, pearls, diamonds), bounds, \
+        technique, techniques = _native.grade_texts(
+            texts, threads, size, variant, symbols, rating, rating_budget)
     result = _result(codes, solutions, width, reasons)
     result["difficulty"] = _levels(levels)
     result["rating"] = ratings.astype(np.float64) / 10.0
     result["pearl"] = pearls.astype(np.float64) / 10.0
     result["diamond"] = diamonds.astype(np.float64) / 10.0
+    result["technique"] = np.array(technique, dtype=object)
+    result["techniques"] = techniques
     result["bound"] = bounds
     return result
 
 
-def generate(count, seed=1, givens=None, symmetry="none", difficulty=None, threads=None):
+def generate(count, seed=1, givens=None, symmetry="none", difficulty=None, threads=None,
+             grade=False):
     """Makes `count` unique puzzles exactly as `sudoku-batch generate` does (same seed,
     same puzzles, whatever the threads): keys `puzzle`, `solution` (S81), `givens`,
-    `difficulty`, `rating`."""
+    `difficulty`, `rating`. As with the CLI's `--grade`, `difficulty` and `rating` (ER)
+    are filled in only when `grade` is true or `difficulty` asks for levels ("" and 0
+    otherwise): grading costs more than making a minimal puzzle."""
     if not isinstance(count, int) or count < 1:
         raise ValueError(f"count must be a positive int, not {count!r}")
     _check_threads(threads)
     puzzles, solutions, given, levels, ratings = _native.generate(
-        count, seed, givens, symmetry, difficulty, threads)
+        count, seed, givens, symmetry, difficulty, threads, bool(grade))
     return {
         "puzzle": np.frombuffer(puzzles, dtype="S81").copy(),
         "solution": np.frombuffer(solutions, dtype="S81").copy(),

@@ -2,6 +2,7 @@
 the command line, whatever the input type, and clear errors for wrong arguments."""
 import csv
 import io
+import os
 import pathlib
 import subprocess
 
@@ -11,7 +12,7 @@ import pytest
 import sudoku_batch
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-BINARY = ROOT / "target" / "release" / "sudoku-batch"
+BINARY = pathlib.Path(os.environ.get("SUDOKU_BATCH_BIN", ROOT / "target" / "release" / "sudoku-batch"))
 
 
 def cli_rows(name):
@@ -140,27 +141,48 @@ def test_version_is_the_package_version():
     assert sudoku_batch.__version__ == "0.1.0"
 
 
-def test_grade_matches_the_cli():
-    out = subprocess.run([str(BINARY), "grade", str(ROOT / "data" / "sudopedia-cases.tsv"),
-                          "--quiet"], check=True, capture_output=True).stdout.decode()
+def techniques_text(uses):
+    return " ".join(f"{name}={count}" for name, count in uses.items())
+
+
+@pytest.mark.parametrize("name,rating,budget", [
+    ("sudopedia-cases.tsv", "sukaku", None),
+    ("norvig-top95.txt", "bank", None),
+    ("norvig-top95.txt", "se121", 20000),
+])
+def test_grade_matches_the_cli(name, rating, budget):
+    args = ["--rating", rating] + (["--rating-budget", str(budget)] if budget else [])
+    out = subprocess.run([str(BINARY), "grade", str(ROOT / "data" / name), "--quiet", *args],
+                         check=True, capture_output=True).stdout.decode()
     rows = list(csv.DictReader(io.StringIO(out)))
-    got = sudoku_batch.grade([r["puzzle"] for r in rows])
+    got = sudoku_batch.grade([r["puzzle"] for r in rows], rating=rating, rating_budget=budget)
     assert list(got["status"]) == [r["status"] for r in rows]
     assert list(got["difficulty"]) == [r["difficulty"] for r in rows]
-    assert [f"{x:.1f}" if d else "" for x, d in zip(got["rating"], got["difficulty"])] == \
-        [r["rating"] for r in rows]
+    for key in ("rating", "pearl", "diamond"):
+        assert [f"{x:.1f}" if d else "" for x, d in zip(got[key], got["difficulty"])] == \
+            [r[key] for r in rows]
+    assert [t or "" for t in got["technique"]] == [r["technique"] for r in rows]
+    assert [techniques_text(u) for u in got["techniques"]] == [r["techniques"] for r in rows]
+    assert [("lower" if b else "") for b in got["bound"]] == [r["bound"] for r in rows]
+    with pytest.raises(ValueError, match="sukaku"):
+        sudoku_batch.grade([rows[0]["puzzle"]], rating="hodoku")
 
 
 def test_generate_matches_the_cli():
     out = subprocess.run([str(BINARY), "generate", "--count", "40", "--seed", "3",
-                          "--symmetry", "rot180", "--quiet"],
+                          "--symmetry", "rot180", "--grade", "--quiet"],
                          check=True, capture_output=True).stdout.decode()
     rows = list(csv.DictReader(io.StringIO(out)))
-    got = sudoku_batch.generate(40, seed=3, symmetry="rot180", threads=2)
+    got = sudoku_batch.generate(40, seed=3, symmetry="rot180", threads=2, grade=True)
     assert list(got["puzzle"].astype(str)) == [r["puzzle"] for r in rows]
     assert list(got["solution"].astype(str)) == [r["solution"] for r in rows]
     assert list(got["givens"]) == [int(r["givens"]) for r in rows]
     assert list(got["difficulty"]) == [r["difficulty"] for r in rows]
+    assert [f"{x:.1f}" for x in got["rating"]] == [r["rating"] for r in rows]
+    # Ungraded unless asked, as the CLI: the same puzzles, empty grades.
+    plain = sudoku_batch.generate(40, seed=3, symmetry="rot180", threads=1)
+    assert list(plain["puzzle"]) == list(got["puzzle"])
+    assert set(plain["difficulty"]) == {""} and not plain["rating"].any()
     with pytest.raises(ValueError):
         sudoku_batch.generate(5, givens=12)
     with pytest.raises(ValueError):
@@ -271,6 +293,8 @@ def test_variant_boards_match_the_cli(job, name, rules, args):
     if job == "grade":
         assert list(got["difficulty"]) == [r["difficulty"] for r in rows]
         assert [f"{x:.1f}" if x else "" for x in got["rating"]] == [r["rating"] for r in rows]
+        assert [techniques_text(u) for u in got["techniques"]] == \
+            [r["techniques"] for r in rows]
 
 
 def test_board_rules_are_checked_and_refusals_named():

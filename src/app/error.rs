@@ -114,7 +114,7 @@ pub enum Usage {
         /// The statuses it writes.
         writes: &'static str,
     },
-    /// `generate --difficulty` with variant boards.
+    /// `generate --difficulty` or `--grade` with variant boards.
     DifficultyOfBoards,
     /// `generate --givens K` above a board's cells.
     GivensOverCells {
@@ -167,8 +167,8 @@ impl std::fmt::Display for Usage {
                 status.word()
             ),
             Usage::DifficultyOfBoards => f.write_str(
-                "--difficulty picks classic 9x9 puzzles only; rate made boards with \
-                 `grade --size/--variant`",
+                "--grade and --difficulty grade classic 9x9 puzzles only; rate made boards \
+                 with `grade --size/--variant`",
             ),
             Usage::GivensOverCells { givens, side } => write!(
                 f,

@@ -29,7 +29,7 @@ pub(super) fn run_generate(args: &GenerateArgs) -> Result<ExitCode, AppError> {
             .size
             .or(rules.symbols.as_ref().map(Symbols::side))
             .unwrap_or(9);
-        if level.is_some() {
+        if level.is_some() || args.grade {
             return Err(Usage::DifficultyOfBoards.into());
         }
         if let Some(k) = args.givens.filter(|&k| usize::from(k) > side * side) {
@@ -42,9 +42,7 @@ pub(super) fn run_generate(args: &GenerateArgs) -> Result<ExitCode, AppError> {
         if let Some(k) = args.givens.filter(|k| !(MIN_GIVENS..=81).contains(k)) {
             return Err(Usage::GivensOutOfRange(k).into());
         }
-        // Pairs have no difficulty column to fill.
-        let graded = made_format(args) != OutputFormat::Pairs;
-        Generate::new(Spec { pattern, target }, args.seed, level, graded)
+        Generate::new(Spec { pattern, target }, args.seed, level, args.grade)
     };
     let options = MakeOptions {
         count: args.count,

@@ -28,14 +28,20 @@ pub struct GenerateArgs {
     /// Pattern of the givens.
     #[arg(long, value_enum, default_value_t = SymmetryArg::None)]
     pub symmetry: SymmetryArg,
-    /// Keep only puzzles the grader puts at one of these levels (`hard,expert`).
+    /// Grade every puzzle as `grade` does: `difficulty` and `rating` (Sukaku
+    /// Explainer's ER) are filled in (empty otherwise). Grading costs more than making
+    /// a minimal puzzle, so it is asked for; 9x9 only.
+    #[arg(long)]
+    pub grade: bool,
+    /// Keep only puzzles graded at one of these levels (`hard,expert`; the levels of
+    /// `grade`, from ER); implies `--grade`.
     #[arg(long, value_enum, value_delimiter = ',', value_name = "LEVEL[,LEVEL]")]
     pub difficulty: Vec<LevelArg>,
     /// Row layout.
     #[arg(long, value_enum, hide = true, conflicts_with = "output_format")]
     pub format: Option<MadeFormatArg>,
     /// Row format (default: from the name of `-o`, `.ndjson` or `.jsonl` for NDJSON, else
-    /// CSV); `pairs` writes `puzzle solution` only, ungraded.
+    /// CSV); `pairs` writes `puzzle solution` only.
     #[arg(long, value_enum)]
     pub output_format: Option<OutputFormatArg>,
     /// Geometry and rules of the boards to make (default: classic 9x9).

@@ -152,15 +152,16 @@ impl Default for Chains {
 }
 
 impl Chains {
-    /// Empty buffers.
+    /// Empty buffers, each made as large as a search of one board can fill it (each
+    /// potential is reached once a pass), so that rating allocates nothing.
     pub fn new() -> Chains {
         Chains {
-            nodes: Vec::new(),
-            todo: Vec::new(),
-            next: Vec::new(),
-            pending_on: Vec::new(),
-            pending_off: Vec::new(),
-            found: Vec::new(),
+            nodes: Vec::with_capacity(2 * POTENTIALS),
+            todo: Vec::with_capacity(POTENTIALS),
+            next: Vec::with_capacity(POTENTIALS),
+            pending_on: Vec::with_capacity(POTENTIALS),
+            pending_off: Vec::with_capacity(POTENTIALS),
+            found: Vec::with_capacity(POTENTIALS),
             seen_on: PotSet::new(),
             seen_off: PotSet::new(),
             counted: PotSet::new(),

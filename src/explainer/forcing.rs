@@ -117,8 +117,9 @@ impl Slot {
             stamp: vec![0; POTENTIALS],
             node: vec![NONE; POTENTIALS],
             now: 0,
-            on: Vec::new(),
-            off: Vec::new(),
+            // Each candidate is set on, or off, once in a propagation.
+            on: Vec::with_capacity(POTENTIALS / 2),
+            off: Vec::with_capacity(POTENTIALS / 2),
         }
     }
 
@@ -198,20 +199,22 @@ impl Default for Forcing {
 }
 
 impl Forcing {
-    /// Empty buffers.
+    /// Empty buffers, made as large as one cell's propagations fill them (a node per
+    /// potential and slot; a cell's or a region's rule gives a node at most 8
+    /// parents), so that rating allocates nothing.
     pub fn new() -> Forcing {
         Forcing {
-            nodes: Vec::new(),
-            parents: Vec::new(),
+            nodes: Vec::with_capacity(SLOTS * POTENTIALS),
+            parents: Vec::with_capacity(8 * SLOTS * POTENTIALS),
             slots: (0..SLOTS).map(|_| Slot::new()).collect(),
             saved: [0; 81],
             saved_holders: [Cells::EMPTY; 9],
             work: [0; 81],
             holders: [Cells::EMPTY; 9],
-            generated: Vec::with_capacity(8),
+            generated: Vec::with_capacity(64),
             seen: vec![0; POTENTIALS],
             seen_now: 0,
-            queue: Vec::new(),
+            queue: Vec::with_capacity(POTENTIALS),
             work_done: 0,
             limit: u64::MAX,
         }

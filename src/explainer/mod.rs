@@ -190,6 +190,21 @@ impl Rules {
         .without(Producer::UVWXYZWing)
         .without(Producer::TUVWXYZWing);
 
+    /// The sets by the names the front ends take (`--rating`).
+    pub const NAMED: [(&'static str, Rules); 3] = [
+        ("sukaku", Rules::SUKAKU),
+        ("bank", Rules::BANK),
+        ("se121", Rules::SE121),
+    ];
+
+    /// The set named `name` (see [`Rules::NAMED`]).
+    pub fn parse(name: &str) -> Option<Rules> {
+        Rules::NAMED
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|&(_, r)| r)
+    }
+
     /// The set without `p`.
     pub const fn without(self, p: Producer) -> Rules {
         Rules {

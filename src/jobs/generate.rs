@@ -2,19 +2,21 @@
 //!
 //! Record `i`'s randomness derives from the seed and `i` only ([`record_rng`]), so the
 //! output is the same whatever the number of threads. Each puzzle is checked unique by
-//! the engine's classifier before it is written, and graded.
+//! the engine's classifier before it is written, and graded when asked (as `grade`
+//! does: Sukaku Explainer's ER and its level).
 
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-use super::{Columns, Value};
+use super::{Columns, Graded, Value};
 use crate::engine::Engine;
+use crate::explainer::Rater;
 use crate::generate::{make, record_rng, BoardPlan, Made, MadeBoard, Orbits, Spec};
-use crate::grader::{self, Levels};
+use crate::grader::Levels;
 use crate::report::Breakdown;
 use crate::solver::Classification;
-use crate::variant::MAX_CELLS;
+use crate::variant::{Variant, MAX_CELLS};
 
 /// Most full grids tried for one record before giving up (when the target or the level
 /// asked for is out of practical reach): about 30 s of one thread. The hardest reachable
@@ -88,39 +90,59 @@ pub enum MadeRecord {
     Board(MadeBoard),
 }
 
-/// One made record's own columns: `givens`, `difficulty`, `rating`.
+/// One made record's own columns: `givens`, `difficulty`, `rating` (the last two empty
+/// unless the run grades).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Generated {
     /// Givens of the puzzle.
     pub givens: u16,
-    /// Its grade.
-    pub grade: Option<grader::Grade>,
+    /// Its grades, as `grade` gives them, when the run grades.
+    pub graded: Option<Graded>,
 }
 
 impl Columns for Generated {
     const NAMES: &'static [&'static str] = &["givens", "difficulty", "rating"];
 
     fn value(&self, index: usize) -> Value<'_> {
-        match (index, &self.grade) {
+        match (index, &self.graded) {
             (0, _) => Value::Count(u64::from(self.givens)),
             (_, None) => Value::Empty,
-            (1, Some(g)) => Value::Text(g.level.name()),
-            (_, Some(g)) => Value::Tenths(g.rating),
+            // `grade`'s difficulty and rating columns.
+            (_, Some(g)) => g.value(index - 1),
         }
     }
 
     fn count(&self, breakdown: &mut Breakdown) {
         breakdown.givens[usize::from(self.givens).min(MAX_CELLS)] += 1;
-        if let Some(g) = &self.grade {
-            breakdown.levels[g.level as usize] += 1;
+        if let Some(g) = &self.graded {
+            g.count(breakdown);
+        }
+    }
+}
+
+/// What one thread makes records with: an engine, and a rater for graded runs. Made
+/// once per thread and reused.
+pub struct Maker<E> {
+    /// Completes, digs and checks the puzzles.
+    pub engine: Box<E>,
+    /// Grades them.
+    pub rater: Box<Rater>,
+}
+
+impl<E: Engine> Maker<E> {
+    /// A maker of `variant` boards, with Sukaku Explainer's default rules.
+    pub fn new(variant: Variant) -> Maker<E> {
+        Maker {
+            engine: E::new(variant),
+            rater: Box::default(),
         }
     }
 }
 
 impl Generate {
     /// Puzzles to `spec`, from `seed`, keeping only those of `levels` when given.
-    /// Puzzles are graded when `graded` or when levels are asked for (grading a hard
-    /// puzzle costs more than making it).
+    /// Puzzles are graded when `graded` or when levels are asked for (grading costs
+    /// more than making a minimal puzzle, so it is asked for).
     pub fn new(spec: Spec, seed: u64, levels: Option<Levels>, graded: bool) -> Generate {
         Generate {
             spec,
@@ -166,20 +188,21 @@ impl Generate {
         self.boards.as_deref()
     }
 
-    /// Makes record `index` (0-based) on `engine`: a unique puzzle (a grid, or a
+    /// Makes record `index` (0-based) with `maker`: a unique puzzle (a grid, or a
     /// variant board in a run made by [`Generate::boards`]), its solution, and its
     /// columns.
     pub fn record<E: Engine>(
         &self,
-        engine: &mut E,
+        maker: &mut Maker<E>,
         index: u64,
     ) -> Result<(MadeRecord, Generated), GenerateError> {
+        let Maker { engine, rater } = maker;
         match self.boards.as_deref() {
             None => self
-                .record_grid(engine, index)
+                .record_grid(&mut **engine, rater, index)
                 .map(|(made, extra)| (MadeRecord::Grid(made), extra)),
             Some(plan) => self
-                .record_board(plan, engine, index)
+                .record_board(plan, &mut **engine, index)
                 .map(|(made, extra)| (MadeRecord::Board(made), extra)),
         }
     }
@@ -210,7 +233,7 @@ impl Generate {
                     made,
                     Generated {
                         givens,
-                        grade: None,
+                        graded: None,
                     },
                 ));
             }
@@ -227,6 +250,7 @@ impl Generate {
     fn record_grid<E: Engine>(
         &self,
         engine: &mut E,
+        rater: &mut Rater,
         index: u64,
     ) -> Result<(Made, Generated), GenerateError> {
         let mut rng = record_rng(self.seed, index);
@@ -243,19 +267,16 @@ impl Generate {
             if engine.classify(&made.puzzle) != Classification::Unique(made.solution) {
                 continue;
             }
-            let grade = if self.graded {
-                grader::grade(&made.puzzle)
-            } else {
-                None
-            };
-            if self
-                .levels
-                .is_some_and(|l| !grade.is_some_and(|g| l.contains(g.level)))
-            {
+            let graded = self.graded.then(|| Graded::of_grid(rater, &made.puzzle));
+            if self.levels.is_some_and(|l| {
+                !graded
+                    .and_then(|g| g.level())
+                    .is_some_and(|level| l.contains(level))
+            }) {
                 continue;
             }
             let givens = made.puzzle.given_count() as u16;
-            return Ok((made, Generated { givens, grade }));
+            return Ok((made, Generated { givens, graded }));
         }
         Err(GenerateError {
             record: index + 1,

@@ -9,6 +9,7 @@ use crate::grader::{self, BoardGrader, Level, TECHNIQUE_NAMES};
 use crate::puzzle::{Puzzle, Shapes};
 use crate::report::{Breakdown, Status};
 use crate::variant::Variant;
+use crate::Grid;
 
 /// Classifies every record and grades the unique ones with human techniques; the
 /// solution always comes from the engine, never from the grader.
@@ -63,6 +64,21 @@ pub struct Graded {
 }
 
 impl Graded {
+    /// The grades of a unique 9x9 grid: Sukaku Explainer's ratings by `rater`, and the
+    /// pattern grader's where those are lower bounds.
+    pub fn of_grid(rater: &mut Rater, grid: &Grid) -> Graded {
+        let se = rater.rate(grid);
+        let grade = if se.complete {
+            None
+        } else {
+            grader::grade(grid)
+        };
+        Graded {
+            grade,
+            se: Some(se),
+        }
+    }
+
     /// The level of the record: from ER where it is complete; where ER is a lower
     /// bound, the higher of its level and the pattern grader's.
     pub fn level(&self) -> Option<Level> {
@@ -146,13 +162,7 @@ impl<E: Engine> Job for Grade<E> {
         let answer = engine.classify_puzzle(puzzle);
         let (grade, se) = match (answer.status, puzzle) {
             (Status::Unique, Puzzle::Grid(grid)) => {
-                let se = rater.rate(grid);
-                let grade = if se.complete {
-                    None
-                } else {
-                    grader::grade(grid)
-                };
-                (grade, Some(se))
+                return answer.with(Graded::of_grid(rater, grid))
             }
             (Status::Unique, Puzzle::Board(board)) => (boards.grade(board).ok(), None),
             _ => (None, None),

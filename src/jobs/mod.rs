@@ -22,7 +22,7 @@ mod solve;
 pub use canon::{Canon, CanonForm};
 pub use classify::Classify;
 pub use cross_check::{Agreement, CrossCheck};
-pub use generate::{Generate, GenerateError, Generated, MadeRecord, MAX_ATTEMPTS};
+pub use generate::{Generate, GenerateError, Generated, MadeRecord, Maker, MAX_ATTEMPTS};
 pub use grade::{Grade, Graded};
 pub use minimize::{Minimal, Minimize};
 pub use solve::Solve;

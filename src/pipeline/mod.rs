@@ -31,7 +31,7 @@ use rayon::ThreadPool;
 use crate::engine::{Budget, Engine};
 use crate::input::parquet::{ParquetFile, Piece, Scratch, Segment};
 use crate::input::{detect_layout_as, Choice, Format, InputBytes, InputError, Layout};
-use crate::jobs::{Columns, Generate, GenerateError, Generated, Job, MadeRecord};
+use crate::jobs::{Columns, Generate, GenerateError, Generated, Job, MadeRecord, Maker};
 use crate::output::{Output, OutputError};
 use crate::report::{encode_histogram, new_histogram, Latency, RunReport, Status, StatusSet};
 use crate::rows::{kept_names, BoardTexts, Cells, OutputFormat, Row, RowWriter, Slot};
@@ -451,7 +451,7 @@ pub fn run_generate<E: Engine>(
     let workers: Vec<Mutex<MakeWorker<E>>> = (0..threads)
         .map(|_| {
             Mutex::new(MakeWorker {
-                engine: E::new(variant),
+                maker: Maker::new(variant),
                 histogram: new_histogram(),
                 texts: Box::new(([0; MAX_CELLS], [0; MAX_CELLS])),
             })
@@ -480,7 +480,7 @@ pub fn run_generate<E: Engine>(
             for index in range {
                 let start = Instant::now();
                 let (made, extra) = generate
-                    .record(&mut *worker.engine, index)
+                    .record(&mut worker.maker, index)
                     .map_err(RunError::Generate)?;
                 rows.row(
                     &made_row(index, &made, &extra, &symbols, &mut worker.texts),
@@ -501,7 +501,7 @@ pub fn run_generate<E: Engine>(
 
 /// One `generate` worker's state.
 struct MakeWorker<E> {
-    engine: Box<E>,
+    maker: Maker<E>,
     histogram: Histogram<u64>,
     /// Where a made board's texts are written for its row.
     texts: Box<BoardTexts>,

@@ -570,9 +570,9 @@ pub(super) async fn generate(
                 if cancel.load(Ordering::Relaxed) {
                     return Err(cancelled_record(index));
                 }
-                let slot = rayon::current_thread_index().unwrap_or(0) % state.engines.len();
-                let mut engine = pipeline::lock(&state.engines[slot]);
-                generate.record(&mut **engine, index)
+                let slot = rayon::current_thread_index().unwrap_or(0) % state.makers.len();
+                let mut maker = pipeline::lock(&state.makers[slot]);
+                generate.record(&mut maker, index)
             })
             .collect();
         let writer = RowWriter::new(OutputFormat::Ndjson, None);

@@ -9,8 +9,8 @@ use rayon::ThreadPool;
 use tokio::sync::Semaphore;
 
 use crate::batch::workers;
-use crate::engine::{Engine, Fast};
-use crate::jobs::{Canon, Classify, Grade, Solve};
+use crate::engine::Fast;
+use crate::jobs::{Canon, Classify, Grade, Maker, Solve};
 use crate::pipeline::{BoardSetup, Worker};
 use crate::variant::Variant;
 
@@ -26,8 +26,8 @@ pub(super) struct AppState {
     pub grade: Vec<Mutex<Worker<Grade>>>,
     /// Workers of `canon`, one per pool thread.
     pub canon: Vec<Mutex<Worker<Canon>>>,
-    /// Engines for `generate`, one per pool thread.
-    pub engines: Vec<Mutex<Box<Fast>>>,
+    /// Engines and raters for `generate`, one per pool thread.
+    pub makers: Vec<Mutex<Maker<Fast>>>,
     /// Places for requests being worked on.
     pub inflight: Arc<Semaphore>,
     /// The body limit (for messages).
@@ -54,8 +54,8 @@ impl AppState {
             classify: workers(&Classify::new(), threads, &BoardSetup::default()),
             grade: workers(&Grade::new(), threads, &BoardSetup::default()),
             canon: workers(&Canon::new(), threads, &BoardSetup::default()),
-            engines: (0..threads)
-                .map(|_| Mutex::new(Fast::new(Variant::Classic)))
+            makers: (0..threads)
+                .map(|_| Mutex::new(Maker::new(Variant::Classic)))
                 .collect(),
             inflight: Arc::new(Semaphore::new(limits.max_inflight.max(1))),
             max_body: limits.max_body,
