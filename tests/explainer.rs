@@ -155,3 +155,61 @@ fn a_spent_budget_gives_lower_bounds() {
     }
     assert!(lower >= 50, "only {lower} of 100 ran out of budget");
 }
+
+/// Bank puzzles whose ratings once differed from `serate`'s, with `serate`'s ER/EP/ED
+/// (SukakuExplainer `362854e`, default options, run 2026-12-04): five BUGs (type 4) in
+/// grids where a region holds two values each in two 3+-candidate cells, which the scan
+/// had refused, and three whose bank rating differs from today's `serate`.
+const SERATE_CASES: [(&str, &str); 8] = [
+    (
+        "006789020000000006004002010705000002000104000800000701060900100400000000080246900",
+        "6.8/1.2/1.2",
+    ),
+    (
+        "000570010350000090007093600005020004704309201200050800003140500020000076060087000",
+        "5.7/1.2/1.2",
+    ),
+    (
+        "090080003070600080000500900000010200012040690003070000008003000050004020900020010",
+        "5.7/1.2/1.2",
+    ),
+    (
+        "060030090700805002000060000320706051000050000000301000400209008800000005930000014",
+        "5.7/1.2/1.2",
+    ),
+    (
+        "050008600008070009200000080600904000090030040000106003080000004700090800005400010",
+        "7.1/1.2/1.2",
+    ),
+    (
+        "002095000000308040308001057000000063010000070470000000920700105030109000000530900",
+        "5.7/1.2/1.2",
+    ),
+    (
+        "600000000000804007002015400309000000126000749000000102003560800700401000000000004",
+        "5.7/1.2/1.2",
+    ),
+    (
+        "200000003030060090000507000160000057050381060000000000500000002004000600010478030",
+        "7.2/1.2/1.2",
+    ),
+];
+
+#[test]
+fn rated_as_serate_rates_them() {
+    let mut rater = Rater::new();
+    for (puzzle, want) in SERATE_CASES {
+        let r = rater.rate(&Grid::parse(puzzle.as_bytes()).unwrap());
+        let got = format!(
+            "{}.{}/{}.{}/{}.{}",
+            r.er / 10,
+            r.er % 10,
+            r.ep / 10,
+            r.ep % 10,
+            r.ed / 10,
+            r.ed % 10
+        );
+        assert_eq!(got, want, "{puzzle}");
+        assert!(r.complete);
+    }
+}

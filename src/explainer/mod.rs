@@ -4,8 +4,9 @@
 //! time from the easiest producer again.
 //!
 //! ER is the hardest step's rating, EP the hardest up to the first placement, ED the
-//! first step's. Producers not reproduced yet are skipped; a puzzle that needs one past
-//! the last reproduced rule ends with the rating so far marked as a lower bound.
+//! first step's. The nested forcing chains past dynamic plus are not reproduced: a
+//! puzzle that needs them, or that spends the rater's budget, ends with lower bounds
+//! (at least the least rating of the step not taken; see [`Rater::floor`]).
 
 // Cells, regions and values are numbered; loops over those numbers read as the spec does.
 #![allow(clippy::needless_range_loop)]

@@ -313,6 +313,8 @@ pub fn bug(b: &Board) -> Option<Hint> {
             }
         }
     }
+    // Values found in two or more 3+-candidate cells of a region make BUG cells only
+    // when they are all one value; otherwise other regions decide, and the check below.
     if let (Some((w, cells)), true) = (many, same_many) {
         for c in cells.iter() {
             bug_cells = bug_cells.with(c);
@@ -320,8 +322,6 @@ pub fn bug(b: &Board) -> Option<Hint> {
             all_values |= 1 << w;
             scratch.cands[c] &= !(1 << w);
         }
-    } else if many.is_some() {
-        return None;
     }
     for c in 0..81 {
         if scratch.value[c] == 0 && scratch.cands[c].count_ones() != 2 {
