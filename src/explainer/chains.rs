@@ -10,7 +10,7 @@
 
 use super::board::{bits, Board, Cells, CELL_REGIONS, PEER_SETS, REGION_SETS};
 use super::hint::{Hint, Technique};
-use super::potential::{cell_of, is_on, length_bonus, pot, value_of};
+use super::potential::{cell_of, conjugate, is_on, length_bonus, pot, value_of};
 
 use super::potential::POTENTIALS;
 
@@ -255,11 +255,7 @@ impl Chains {
                 let mut found = [0u16; 3];
                 let mut k = 0;
                 for r in CELL_REGIONS[cell] {
-                    let others = REGION_SETS[r as usize]
-                        .and(self.holders[v])
-                        .minus(Cells::EMPTY.with(cell));
-                    if others.len() == 1 {
-                        let q = pot(others.0.trailing_zeros() as usize, v, true);
+                    if let Some(q) = conjugate(&self.holders, cell, v, r as usize) {
                         if !found[..k].contains(&q) {
                             found[k] = q;
                             k += 1;

@@ -29,7 +29,7 @@
 use super::basic::{self, Basis};
 use super::board::{bits, Board, Cells, CELL_REGIONS, REGION_SETS};
 use super::hint::{Hint, Technique};
-use super::potential::{cell_of, is_on, length_bonus, pot, value_of, POTENTIALS};
+use super::potential::{cell_of, conjugate, is_on, length_bonus, pot, value_of, POTENTIALS};
 
 /// The producers reproduced here, in Sukaku Explainer's order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -330,11 +330,7 @@ impl Forcing {
             self.generated.push((pot(cell, w, true), CELL_RULE));
         }
         for r in CELL_REGIONS[cell] {
-            let others = REGION_SETS[r as usize]
-                .and(self.holders[v])
-                .minus(Cells::EMPTY.with(cell));
-            if others.len() == 1 {
-                let q = pot(others.0.trailing_zeros() as usize, v, true);
+            if let Some(q) = conjugate(&self.holders, cell, v, r as usize) {
                 if !self.generated.iter().any(|&(g, _)| g == q) {
                     self.generated.push((q, r));
                 }

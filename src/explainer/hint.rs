@@ -2,11 +2,26 @@
 
 use super::board::Board;
 
-/// The techniques of Sukaku Explainer's default set, in producer order where they have
-/// one; the name is the one its hints carry.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-#[allow(missing_docs)]
-pub enum Technique {
+/// Declares [`Technique`] and its list [`Technique::ALL`] from one list of names.
+macro_rules! techniques {
+    ($($name:ident),* $(,)?) => {
+        /// The techniques of Sukaku Explainer's default set, in producer order where they
+        /// have one; the name is the one its hints carry.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        #[allow(missing_docs)]
+        pub enum Technique {
+            $($name),*
+        }
+
+        impl Technique {
+            /// Every technique, in the order of the enum.
+            pub const ALL: [Technique; [$(stringify!($name)),*].len()] =
+                [$(Technique::$name),*];
+        }
+    };
+}
+
+techniques! {
     FullHouse,
     HiddenSingle,
     DirectPointing,
@@ -51,54 +66,6 @@ pub enum Technique {
 }
 
 impl Technique {
-    /// Every technique, in the order of the enum.
-    pub const ALL: [Technique; 41] = {
-        use Technique::*;
-        [
-            FullHouse,
-            HiddenSingle,
-            DirectPointing,
-            DirectClaiming,
-            DirectHiddenPair,
-            NakedSingle,
-            DirectHiddenTriplet,
-            Pointing,
-            Claiming,
-            NakedPair,
-            XWing,
-            HiddenPair,
-            NakedTriplet,
-            Swordfish,
-            HiddenTriplet,
-            TwoStrongLinks,
-            XYWing,
-            XYZWing,
-            UniqueRectangle,
-            NakedQuad,
-            Jellyfish,
-            HiddenQuad,
-            ThreeStrongLinks,
-            WXYZWing,
-            BivalueUniversalGrave,
-            FourStrongLinks,
-            VWXYZWing,
-            AlignedPairExclusion,
-            UVWXYZWing,
-            XCycle,
-            YCycle,
-            XYCycle,
-            ForcingXChain,
-            ForcingXYChain,
-            TUVWXYZWing,
-            AlignedTripletExclusion,
-            NishioForcingChain,
-            ContradictionForcingChain,
-            DoubleForcingChain,
-            CellForcingChains,
-            RegionForcingChains,
-        ]
-    };
-
     /// The number of techniques.
     pub const COUNT: usize = Technique::ALL.len();
 

@@ -2,6 +2,8 @@
 //! or false (off), numbered `(cell * 9 + v) * 2 + on` so that a potential and its
 //! opposite differ in the last bit; and the rating a chain's length adds.
 
+use super::board::{Cells, REGION_SETS};
+
 /// The number of potentials.
 pub const POTENTIALS: usize = 81 * 9 * 2;
 
@@ -23,6 +25,15 @@ pub const fn value_of(p: u16) -> usize {
 /// True for an on potential.
 pub const fn is_on(p: u16) -> bool {
     p & 1 != 0
+}
+
+/// The on potential that `v` off in `cell` implies through region `r`: the region's one
+/// other cell that can hold `v` (`holders[v]`), when there is exactly one.
+pub fn conjugate(holders: &[Cells; 9], cell: usize, v: usize, r: usize) -> Option<u16> {
+    let others = REGION_SETS[r]
+        .and(holders[v])
+        .minus(Cells::EMPTY.with(cell));
+    (others.len() == 1).then(|| pot(others.0.trailing_zeros() as usize, v, true))
 }
 
 /// The rating added for a chain's complexity (`len = complexity - 2` over thresholds 4,
