@@ -157,10 +157,15 @@ fn a_spent_budget_gives_lower_bounds() {
 }
 
 /// Bank puzzles whose ratings once differed from `serate`'s, with `serate`'s ER/EP/ED
-/// (SukakuExplainer `362854e`, default options, run 2026-12-04): five BUGs (type 4) in
-/// grids where a region holds two values each in two 3+-candidate cells, which the scan
-/// had refused, and three whose bank rating differs from today's `serate`.
-const SERATE_CASES: [(&str, &str); 8] = [
+/// (SukakuExplainer `362854e`, default options, run 2026-12-04): BUGs of type 4 in
+/// grids where a region holds two values each in two 3+-candidate cells (which the scan
+/// had refused), BUGs of type 3 (5.8, 5.9, and one that comes before a VWXYZ-Wing),
+/// and three whose bank rating differs from today's `serate`.
+const SERATE_CASES: [(&str, &str); 12] = [
+    (
+        "502000608003902500000000000030207010050000020400000009060519080090000060301080902",
+        "5.9/1.2/1.2",
+    ),
     (
         "006789020000000006004002010705000002000104000800000701060900100400000000080246900",
         "6.8/1.2/1.2",
@@ -168,6 +173,14 @@ const SERATE_CASES: [(&str, &str); 8] = [
     (
         "000570010350000090007093600005020004704309201200050800003140500020000076060087000",
         "5.7/1.2/1.2",
+    ),
+    (
+        "006800005020300070700052000000004200071000980003500000000430006010006090600005400",
+        "5.9/1.2/1.2",
+    ),
+    (
+        "204000308000904000100080002000207000307000604800030001000000000600708009010305040",
+        "6.4/1.2/1.2",
     ),
     (
         "090080003070600080000500900000010200012040690003070000008003000050004020900020010",
@@ -180,6 +193,10 @@ const SERATE_CASES: [(&str, &str); 8] = [
     (
         "050008600008070009200000080600904000090030040000106003080000004700090800005400010",
         "7.1/1.2/1.2",
+    ),
+    (
+        "100902003000000000000805000070020030005000200001567400049000670000709000010346020",
+        "5.8/1.2/1.2",
     ),
     (
         "002095000000308040308001057000000063010000070470000000920700105030109000000530900",
