@@ -197,16 +197,7 @@ fn grade_rows_keep_the_classify_contract() {
 
 fn grade_rows(file: &str, args: &[&str]) -> (Vec<csv::StringRecord>, String) {
     let path = common::data(file);
-    let out = Command::new(env!("CARGO_BIN_EXE_sudoku-batch"))
-        .args(["grade", path.to_str().unwrap()])
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = common::succeeded(&[&["grade", path.to_str().unwrap()], args].concat());
     let rows = csv::Reader::from_reader(&out.stdout[..])
         .records()
         .map(Result::unwrap)

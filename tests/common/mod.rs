@@ -28,6 +28,12 @@ pub const UNIQUE_DATASETS: &[&str] = &[
 /// Runs the `sudoku-batch` binary with `args`, asserts that it succeeded (showing its
 /// stderr otherwise) and returns its stdout.
 pub fn stdout_of(args: &[&str]) -> Vec<u8> {
+    succeeded(args).stdout
+}
+
+/// Runs the `sudoku-batch` binary with `args`, asserts that it succeeded (showing its
+/// stderr otherwise) and returns what it wrote.
+pub fn succeeded(args: &[&str]) -> std::process::Output {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_sudoku-batch"))
         .args(args)
         .output()
@@ -37,7 +43,7 @@ pub fn stdout_of(args: &[&str]) -> Vec<u8> {
         "{args:?}: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    out.stdout
+    out
 }
 
 /// Runs the `sudoku-batch` binary with `args`, feeding `stdin` (from another thread,
