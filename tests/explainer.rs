@@ -158,10 +158,26 @@ fn a_spent_budget_gives_lower_bounds() {
 
 /// Bank puzzles whose ratings once differed from `serate`'s, with `serate`'s ER/EP/ED
 /// (SukakuExplainer `362854e`, default options, run 2026-12-04): BUGs of type 4 in
-/// grids where a region holds two values each in two 3+-candidate cells (which the scan
-/// had refused), BUGs of type 3 (5.8, 5.9, and one that comes before a VWXYZ-Wing),
+/// grids where a region holds two values each in two 3+-candidate cells, or one value
+/// in two while another is found in one (which the scan had refused), BUGs of type 3 (5.8, 5.9, and one that comes before a VWXYZ-Wing),
 /// and three whose bank rating differs from today's `serate`.
-const SERATE_CASES: [(&str, &str); 12] = [
+const SERATE_CASES: [(&str, &str); 16] = [
+    (
+        "080104060609307000300000000200005080900070002070600004000000006000503107030906050",
+        "5.7/1.2/1.2",
+    ),
+    (
+        "000200050100530700090004000007080032010405060860020500000100040001049008070002000",
+        "5.8/1.2/1.2",
+    ),
+    (
+        "030050020500409003740030058000000000800060004600204005000617000400000009018000730",
+        "5.7/1.2/1.2",
+    ),
+    (
+        "800000030050000090001004200045020980700406005092010370007200600080000040060000002",
+        "5.7/1.2/1.2",
+    ),
     (
         "502000608003902500000000000030207010050000020400000009060519080090000060301080902",
         "5.9/1.2/1.2",

@@ -314,8 +314,10 @@ pub fn bug(b: &Board) -> Option<Hint> {
         }
     }
     // Values found in two or more 3+-candidate cells of a region make BUG cells only
-    // when they are all one value; otherwise other regions decide, and the check below.
-    if let (Some((w, cells)), true) = (many, same_many) {
+    // when every value off its count is that one value; otherwise the other regions
+    // decide, and the check below.
+    let one_value = |w: usize| same_many && all_values & !(1 << w) == 0;
+    if let Some((w, cells)) = many.filter(|&(w, _)| one_value(w)) {
         for c in cells.iter() {
             bug_cells = bug_cells.with(c);
             bug_values[c] |= 1 << w;
