@@ -149,12 +149,11 @@ impl Extras<Graded> for GradeColumns<'_> {
     }
     fn put(&mut self, i: usize, extra: &Graded) {
         self.levels[i] = extra.level().map_or(255, |l| l as u8);
-        let graded = extra.grade.is_some() || extra.se.is_some();
         self.ratings[i] = match (&extra.se, &extra.grade) {
             (Some(se), _) => se.er,
             (_, g) => g.map_or(0, |g| g.rating),
         };
-        let se = extra.se.filter(|_| graded);
+        let se = extra.se;
         self.pearls[i] = se.map_or(0, |s| s.ep);
         self.diamonds[i] = se.map_or(0, |s| s.ed);
         self.bounds[i] = se.is_some_and(|s| !s.complete);

@@ -358,10 +358,7 @@ impl Rater {
         self.chains.work = 0;
         self.forcing.work_done = 0;
         while !b.is_full() {
-            if self.spent() > self.budget {
-                complete = false;
-                break;
-            }
+            // next_hint gives a hint only while the budget lasts.
             let Some(h) = self.next_hint(&b) else {
                 // The step SE would take next is at least this hard: a lower bound,
                 // set by a step not taken.
