@@ -221,11 +221,20 @@ impl Chains {
     /// places in the block, row and column; for an off, the on of the cell's other value
     /// when it has two (Y links), then for block, row and column the value's one other
     /// place (X links). Worked out once a pass.
+    #[inline]
     fn successors(&mut self, b: &Board, p: u16, pass: Pass) -> std::ops::Range<usize> {
         let at = p as usize * STRIDE;
         if self.listed[p as usize] == self.listed_now {
             return at..at + self.lengths[p as usize] as usize;
         }
+        self.list_successors(b, p, pass)
+    }
+
+    /// Works out [`Chains::successors`] of `p` in `pass` (the first time it is asked
+    /// for in a pass).
+    #[inline(never)]
+    fn list_successors(&mut self, b: &Board, p: u16, pass: Pass) -> std::ops::Range<usize> {
+        let at = p as usize * STRIDE;
         let (cell, v) = (cell_of(p), value_of(p));
         let mut n = 0;
         let mut put = |table: &mut Vec<u16>, q: u16| {

@@ -24,6 +24,9 @@ struct Link {
     /// whose ends shares a region with one of its ends.
     id: u8,
     joins: u64,
+    /// The regions holding every cell of each end group, as bits by region number (set
+    /// with `sees`).
+    regions: [u32; 2],
 }
 
 fn set_of(cells: &[u8], mask: u16) -> Cells {
@@ -62,6 +65,7 @@ fn links_of(b: &Board, region: usize, v: usize, out: &mut [Link; 2]) -> usize {
             sees: [Cells::EMPTY; 2],
             id: 0,
             joins: 0,
+            regions: [0; 2],
         };
         return 1;
     }
@@ -73,6 +77,7 @@ fn links_of(b: &Board, region: usize, v: usize, out: &mut [Link; 2]) -> usize {
         sees: [Cells::EMPTY; 2],
         id: 0,
         joins: 0,
+        regions: [0; 2],
     };
     if !block {
         for e in 0..3 {
@@ -160,17 +165,22 @@ fn links_of(b: &Board, region: usize, v: usize, out: &mut [Link; 2]) -> usize {
     0
 }
 
-/// The column, else the row, else the block holding every cell of `cells`.
-fn shared_region(cells: Cells) -> Option<usize> {
-    let first = cells.0.trailing_zeros() as usize;
-    if first >= 81 {
-        return None;
+/// The regions holding every cell of `cells` (not empty), as bits by region number.
+fn regions_holding(cells: Cells) -> u32 {
+    cells.iter().fold(!0, |m, c| {
+        let [block, row, col] = CELL_REGIONS[c];
+        m & (1 << block | 1 << row | 1 << col)
+    })
+}
+
+/// The column, else the row, else the block among `regions` (bits by region number:
+/// columns above rows above blocks), or `NO`.
+fn first_region(regions: u32) -> u8 {
+    if regions == 0 {
+        NO
+    } else {
+        (31 - regions.leading_zeros()) as u8
     }
-    let [block, row, col] = CELL_REGIONS[first];
-    [col, row, block]
-        .into_iter()
-        .map(usize::from)
-        .find(|&r| cells.minus(REGION_SETS[r]).is_empty())
 }
 
 /// Cells seeing every cell of `group`.
@@ -283,11 +293,17 @@ fn rating(n: usize, types: &[usize], grouped: bool, bank: bool) -> f64 {
 /// One digit's links in every region, found once per search.
 struct Digit {
     v: usize,
-    links: [[Link; 2]; 27],
+    /// The links by number, numbered in region order.
+    links: [Link; MAX_LINKS],
+    /// The number of each region's first link, and how many it has.
+    first: [u8; 27],
     count: [u8; 27],
     /// The junction region of end group g of link x and end group h of link y (`NO`
     /// for none), at `[x * MAX_LINKS + y][2 * g + h]`.
     joint: [[u8; 4]; MAX_LINKS * MAX_LINKS],
+    /// For each link, the links with which it could make an elimination: a cell
+    /// outside both link regions that sees an end group of each.
+    victims: [u64; MAX_LINKS],
     /// The links of regions of each type.
     of_type: [u64; 3],
 }
@@ -299,9 +315,11 @@ impl Digit {
     fn empty() -> Digit {
         Digit {
             v: 0,
-            links: [[Link::default(); 2]; 27],
+            links: [Link::default(); MAX_LINKS],
+            first: [0; 27],
             count: [0; 27],
             joint: [[NO; 4]; MAX_LINKS * MAX_LINKS],
+            victims: [0; MAX_LINKS],
             of_type: [0; 3],
         }
     }
@@ -311,54 +329,60 @@ impl Digit {
     fn fill(&mut self, b: &Board, v: usize) {
         let holders = b.all_with(v);
         self.v = v;
-        let mut all = [(0u8, 0u8); MAX_LINKS];
         let mut n = 0;
         self.of_type = [0; 3];
         for region in 0..27 {
-            let k = links_of(b, region, v, &mut self.links[region]);
+            let mut found = [Link::default(); 2];
+            let k = links_of(b, region, v, &mut found);
+            self.first[region] = n as u8;
             self.count[region] = k as u8;
-            for (i, link) in self.links[region][..k].iter_mut().enumerate() {
+            for mut link in found.into_iter().take(k) {
                 link.sees = link.groups.map(|g| seeing(g).and(holders));
+                link.regions = link.groups.map(regions_holding);
                 link.id = n as u8;
                 link.joins = 0;
                 self.of_type[region_type(region)] |= 1 << n;
-                all[n] = (region as u8, i as u8);
+                self.links[n] = link;
+                self.victims[n] = 0;
                 n += 1;
             }
         }
         for x in 0..n {
             for y in x + 1..n {
-                let (l, m) = (self.link(all[x]), self.link(all[y]));
+                let (l, m) = (&self.links[x], &self.links[y]);
+                let outside = REGION_SETS[l.region].or(REGION_SETS[m.region]);
                 let mut joined = false;
+                let mut victims = false;
                 for g in 0..2 {
                     for h in 0..2 {
-                        let r = shared_region(l.groups[g].or(m.groups[h])).map_or(NO, |r| r as u8);
+                        let r = first_region(l.regions[g] & m.regions[h]);
                         self.joint[x * MAX_LINKS + y][2 * g + h] = r;
                         self.joint[y * MAX_LINKS + x][2 * h + g] = r;
                         joined |= r != NO;
+                        victims |= !l.sees[g].and(m.sees[h]).minus(outside).is_empty();
                     }
                 }
                 if joined {
-                    self.links[all[x].0 as usize][all[x].1 as usize].joins |= 1 << y;
-                    self.links[all[y].0 as usize][all[y].1 as usize].joins |= 1 << x;
+                    self.links[x].joins |= 1 << y;
+                    self.links[y].joins |= 1 << x;
+                }
+                if victims {
+                    self.victims[x] |= 1 << y;
+                    self.victims[y] |= 1 << x;
                 }
             }
         }
-    }
-
-    fn link(&self, (region, i): (u8, u8)) -> Link {
-        self.links[region as usize][i as usize]
     }
 }
 
 /// The links of one choice, with what the orderings need of them.
 struct Chosen {
     n: usize,
-    links: [Link; 4],
+    /// The links' numbers and regions.
+    ids: [usize; 4],
+    regions: [usize; 4],
     /// `sees` of each link's end groups, index `2 * link + group`.
     sees: [Cells; 8],
-    /// The junction region of two end groups of different links (`NO` for none).
-    joint: [[u8; 8]; 8],
     /// The cells of every link region.
     cells: Cells,
     rating: f64,
@@ -366,46 +390,65 @@ struct Chosen {
     grouped: u32,
 }
 
-const NO: u8 = u8::MAX;
-
-/// True when the links, joined wherever an end of one shares a region with an end of
-/// another, connect every link: a chain through all of them needs that.
-fn connected(links: &[Link]) -> bool {
-    let members = links.iter().fold(0u64, |m, l| m | 1 << l.id);
-    let (mut reached, mut frontier) = (1u64 << links[0].id, 1u64 << links[0].id);
-    while frontier != 0 {
-        let id = frontier.trailing_zeros() as u8;
-        frontier &= frontier - 1;
-        let l = links.iter().find(|l| l.id == id).expect("a member");
-        let new = l.joins & members & !reached;
-        reached |= new;
-        frontier |= new;
+impl Chosen {
+    /// The junction region of end groups `i` and `j` (index `2 * link + group`) of two
+    /// different links (`NO` for none).
+    fn joint(&self, d: &Digit, i: usize, j: usize) -> u8 {
+        let (x, y) = (self.ids[i / 2], self.ids[j / 2]);
+        d.joint[x * MAX_LINKS + y][2 * (i % 2) + j % 2]
     }
-    reached == members
 }
 
-/// Every ordering (QuickPerm order) and orientation of the chosen links.
-fn evaluate(d: &Digit, links: &[Link], best: &mut Best) {
-    let n = links.len();
-    let types: [usize; 4] =
-        std::array::from_fn(|k| links.get(k).map_or(3, |l| region_type(l.region)));
-    let grouped = links.iter().filter(|l| l.grouped).count() as u32;
+const NO: u8 = u8::MAX;
+
+/// True when the links `members` (bits by number), joined wherever an end of one
+/// shares a region with an end of another, connect every link, and two of them could
+/// make an elimination: a chain through all of them needs both.
+fn worth_ordering(d: &Digit, members: u64) -> bool {
+    let start = members & members.wrapping_neg();
+    let (mut reached, mut frontier) = (start, start);
+    let mut victims = false;
+    while frontier != 0 {
+        let id = frontier.trailing_zeros() as usize;
+        frontier &= frontier - 1;
+        let new = d.links[id].joins & members & !reached;
+        reached |= new;
+        frontier |= new;
+        victims |= d.victims[id] & members != 0;
+    }
+    reached == members && victims
+}
+
+/// Every ordering (QuickPerm order) and orientation of the chosen links (`chosen`,
+/// by number).
+fn evaluate(d: &Digit, chosen: &[u8], best: &mut Best) {
+    let n = chosen.len();
+    let links: [&Link; 4] = std::array::from_fn(|k| &d.links[chosen[k.min(n - 1)] as usize]);
+    let types: [usize; 4] = std::array::from_fn(|k| {
+        if k < n {
+            region_type(links[k].region)
+        } else {
+            3
+        }
+    });
+    let grouped = links[..n].iter().filter(|l| l.grouped).count() as u32;
     let r = rating(n, &types[..n], grouped > 0, best.bank);
     if !best.admits(r) {
         return;
     }
     let mut c = Chosen {
         n,
-        links: [Link::default(); 4],
+        ids: [0; 4],
+        regions: [0; 4],
         sees: [Cells::EMPTY; 8],
-        joint: [[NO; 8]; 8],
         cells: Cells::EMPTY,
         rating: r,
         technique: base(n).0,
         grouped,
     };
-    for (i, l) in links.iter().enumerate() {
-        c.links[i] = *l;
+    for (i, l) in links[..n].iter().enumerate() {
+        c.ids[i] = l.id as usize;
+        c.regions[i] = l.region;
         c.cells = c.cells.or(REGION_SETS[l.region]);
         c.sees[2 * i] = l.sees[0];
         c.sees[2 * i + 1] = l.sees[1];
@@ -413,24 +456,17 @@ fn evaluate(d: &Digit, links: &[Link], best: &mut Best) {
     // Every elimination sees an end group of one link and one of another, outside
     // the link regions: with no such cell the links give no hint in any order.
     let any_victim = (0..2 * n).any(|i| {
-        (i + 1..2 * n)
-            .any(|j| i / 2 != j / 2 && !c.sees[i].and(c.sees[j]).minus(c.cells).is_empty())
+        (2 * (i / 2 + 1)..2 * n).any(|j| !c.sees[i].and(c.sees[j]).minus(c.cells).is_empty())
     });
     if !any_victim {
         return;
     }
-    let mut adjacent = [0u8; 4];
-    for i in 0..2 * n {
-        for j in 0..2 * n {
-            if i / 2 != j / 2 {
-                let (x, y) = (links[i / 2].id as usize, links[j / 2].id as usize);
-                c.joint[i][j] = d.joint[x * MAX_LINKS + y][2 * (i % 2) + j % 2];
-                if c.joint[i][j] != NO {
-                    adjacent[i / 2] |= 1 << (j / 2);
-                }
-            }
-        }
-    }
+    // Which links join which, in some orientation.
+    let adjacent: [u8; 4] = std::array::from_fn(|a| {
+        (0..n).fold(0u8, |m, b| {
+            m | u8::from(b != a && links[a].joins >> c.ids[b] & 1 != 0) << b
+        })
+    });
     // An ordering whose neighbours cannot join in any orientation gives no chain.
     let joins = |order: &[usize]| order.windows(2).all(|w| adjacent[w[0]] >> w[1] & 1 != 0);
     let mut a = [0usize; 4];
@@ -476,14 +512,10 @@ fn evaluate(d: &Digit, links: &[Link], best: &mut Best) {
 
 fn orientations(d: &Digit, c: &Chosen, order: &[usize], best: &mut Best) {
     let n = c.n;
-    let smallest = c.links[..n]
-        .iter()
-        .map(|l| number(l.region))
-        .min()
-        .unwrap_or(0);
+    let smallest = c.regions[..n].iter().map(|&r| number(r)).min().unwrap_or(0);
     let mut types = [0u8; 4];
     for (k, &li) in order.iter().enumerate() {
-        types[k] = region_type(c.links[li].region) as u8;
+        types[k] = region_type(c.regions[li]) as u8;
     }
     let suffix = suffix(&types[..n], c.grouped);
     'o: for o in 0..1usize << n {
@@ -492,18 +524,18 @@ fn orientations(d: &Digit, c: &Chosen, order: &[usize], best: &mut Best) {
         let far = |k: usize| 2 * order[k] + (1 - flip(k));
         let mut junctions = Cells::EMPTY;
         for k in 0..n - 1 {
-            match c.joint[far(k)][near(k + 1)] {
+            match c.joint(d, far(k), near(k + 1)) {
                 NO => continue 'o,
                 region => junctions = junctions.or(REGION_SETS[region as usize]),
             }
         }
         let (start, end) = (near(0), far(n - 1));
         let ends = c.sees[start].and(c.sees[end]);
-        let (elims, total) = if c.joint[start][end] == NO {
+        let (elims, total) = if c.joint(d, start, end) == NO {
             let e = ends.minus(c.cells).minus(junctions);
             (e, e.len())
         } else {
-            if number(c.links[order[0]].region) != smallest || flip(0) != 0 {
+            if number(c.regions[order[0]]) != smallest || flip(0) != 0 {
                 continue;
             }
             let mut e = ends.minus(c.cells);
@@ -522,50 +554,59 @@ fn orientations(d: &Digit, c: &Chosen, order: &[usize], best: &mut Best) {
 }
 
 /// The choice of links for `seq` from depth `depth` on, each in a region after the
-/// previous one of its type and on cells no chosen link holds.
+/// previous one of its type and on cells no chosen link holds: `chosen` holds the
+/// numbers of the links chosen so far, `members` the same as bits.
+#[allow(clippy::too_many_arguments)]
 fn choose(
     d: &Digit,
     seq: &[usize],
     depth: usize,
-    chosen: &mut [Link; 4],
+    chosen: &mut [u8; 4],
+    members: u64,
     used: Cells,
     grouped: bool,
     best: &mut Best,
 ) {
     let n = seq.len();
     if depth == n {
-        if connected(&chosen[..n]) {
+        if worth_ordering(d, members) {
             evaluate(d, &chosen[..n], best);
         }
         return;
     }
     let t = seq[depth];
     let from = if depth > 0 && seq[depth - 1] == t {
-        chosen[depth - 1].region % 9 + 1
+        d.links[chosen[depth - 1] as usize].region % 9 + 1
     } else {
         0
     };
     // Links of the later positions' types: a chosen link that no other chosen link
     // joins must be joined by one of those, or no chain goes through it.
     let later = seq[depth + 1..].iter().fold(0u64, |m, &t| m | d.of_type[t]);
-    let members = chosen[..depth].iter().fold(0u64, |m, l| m | 1 << l.id);
     for idx in from..9 {
         let region = t * 9 + idx;
-        for variant in &d.links[region][..d.count[region] as usize] {
+        let first = d.first[region] as usize;
+        for id in first..first + d.count[region] as usize {
+            let variant = &d.links[id];
             if !variant.places.and(used).is_empty() || (variant.grouped && !grouped) {
                 continue;
             }
-            let with = members | 1 << variant.id;
+            let with = members | 1 << id;
             let stranded = |l: &Link| l.joins & with == 0 && l.joins & later == 0;
-            if stranded(variant) || chosen[..depth].iter().any(stranded) {
+            if stranded(variant)
+                || chosen[..depth]
+                    .iter()
+                    .any(|&c| stranded(&d.links[c as usize]))
+            {
                 continue;
             }
-            chosen[depth] = *variant;
+            chosen[depth] = id as u8;
             choose(
                 d,
                 seq,
                 depth + 1,
                 chosen,
+                with,
                 used.or(variant.places),
                 grouped,
                 best,
@@ -636,9 +677,9 @@ impl StrongLinks {
                 return;
             }
             for d in digits.iter() {
-                let mut chosen = [Link::default(); 4];
+                let mut chosen = [0u8; 4];
                 let grouped = best.admits(rating(n, seq, true, bank));
-                choose(d, seq, 0, &mut chosen, Cells::EMPTY, grouped, &mut best);
+                choose(d, seq, 0, &mut chosen, 0, Cells::EMPTY, grouped, &mut best);
             }
         });
         let (t, v, elims) = best.found?;

@@ -21,8 +21,35 @@ struct Loops<'a> {
     best: Option<(f64, u8, Hint)>,
 }
 
+/// A loop's base rating by its length (in cells).
+fn loop_base(len: usize) -> f64 {
+    match len {
+        4 => 4.5,
+        6 => 4.5 + 0.1,
+        8 => 4.5 + 0.2,
+        _ => 4.5 + 0.3 + 0.2,
+    }
+}
+
+/// The regions of a cell as bits by region number.
+fn region_bits(c: usize) -> u32 {
+    let [block, row, col] = CELL_REGIONS[c];
+    1 << block | 1 << row | 1 << col
+}
+
 impl Loops<'_> {
-    fn search(&mut self, len: usize, last: usize, extras: u16, extra_cells: u32) {
+    /// Extends the path of `len` cells (its last reached through region type `last`).
+    /// `sides` holds the regions of the path's cells at even and at odd places: a path
+    /// with two cells of one parity in a region never closes into a loop (every region
+    /// of a loop holds one cell of each), and a loop of `len` cells or more that cannot
+    /// rate at or below the best so far is not looked for (a hint rates at least its
+    /// length's base).
+    fn search(&mut self, len: usize, last: usize, extras: u16, extra_cells: u32, sides: [u32; 2]) {
+        if let Some((best, _, _)) = &self.best {
+            if loop_base((len + len % 2).max(4)) > *best {
+                return;
+            }
+        }
         let cur = self.path[len - 1];
         for t in 0..3 {
             if t == last {
@@ -44,11 +71,17 @@ impl Loops<'_> {
                 if self.path[..len].contains(&c) || len == MAX_LOOP {
                     continue;
                 }
+                let here = region_bits(c);
+                if sides[len % 2] & here != 0 {
+                    continue;
+                }
+                let mut next = sides;
+                next[len % 2] |= here;
                 let ex = cands & !self.pair;
                 let union = extras | ex;
                 if ex == 0 || union.count_ones() == 1 || extra_cells < 2 {
                     self.path[len] = c;
-                    self.search(len + 1, t, union, extra_cells + (ex != 0) as u32);
+                    self.search(len + 1, t, union, extra_cells + (ex != 0) as u32, next);
                 }
             }
         }
@@ -87,12 +120,7 @@ impl Loops<'_> {
             return;
         }
         let b = self.b;
-        let base = match len {
-            4 => 4.5,
-            6 => 4.5 + 0.1,
-            8 => 4.5 + 0.2,
-            _ => 4.5 + 0.3 + 0.2,
-        };
+        let base = loop_base(len);
         let cells = &self.path[..len];
         let mut extra = Cells::EMPTY;
         let mut union = 0u16;
@@ -264,7 +292,7 @@ pub fn unique_loops(b: &Board) -> Option<Hint> {
         }
         loops.pair = b.cands[s];
         loops.path[0] = s;
-        loops.search(1, 3, 0, 0);
+        loops.search(1, 3, 0, 0, [region_bits(s), 0]);
     }
     loops.best.map(|(_, _, h)| h)
 }
