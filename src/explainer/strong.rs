@@ -201,6 +201,7 @@ fn number(region: usize) -> usize {
 
 /// The lowest chain so far: its sort key and what it removes. The hint is built once,
 /// at the end, from the winner.
+#[derive(Clone, Copy)]
 struct Best {
     found: Option<(Technique, usize, Cells)>,
     key: (f64, u32, [u8; 5]),
@@ -209,6 +210,15 @@ struct Best {
 }
 
 impl Best {
+    /// None yet.
+    fn new(bank: bool) -> Best {
+        Best {
+            found: None,
+            key: (0.0, 0, [0; 5]),
+            bank,
+        }
+    }
+
     /// True when a chain rated `rating` could still be kept.
     fn admits(&self, rating: f64) -> bool {
         self.found.is_none() || rating <= self.key.0
@@ -631,11 +641,24 @@ fn sequences(n: usize, f: &mut dyn FnMut(&[usize])) {
     rec(&mut seq, n - 1, 2, n, f);
 }
 
-/// The strong-link searches' tables, kept from search to search: the three searches
-/// of a step (2, 3 and 4 links) share the board and so the links.
+/// Where each n's type sequences start among a digit's results (6 sequences of 2
+/// links, 10 of 3, 15 of 4).
+const SEQ_AT: [usize; 4] = [0, 6, 16, 31];
+
+/// The strong-link searches' tables and results, kept from search to search. A chain
+/// of strong links is on one digit and removes only that digit, so its search depends
+/// on that digit's candidates alone: each digit's links and its lowest chain of each type
+/// sequence are kept until its candidates change (most steps change a few digits), and
+/// the three searches of a step (2, 3 and 4 links) share the links.
 pub struct StrongLinks {
     digits: Box<[Digit; 9]>,
-    board: Option<Board>,
+    /// The candidates (and rules) each digit's tables and results were made for.
+    made_for: [Option<(Cells, bool)>; 9],
+    /// Whether a digit's results for n links (at n - 2) are worked out.
+    done: [[bool; 3]; 9],
+    /// The lowest chain of each digit and type sequence (sequences numbered from
+    /// `SEQ_AT[n - 2]` in the order [`sequences`] gives them).
+    results: Box<[[Best; SEQ_AT[3]]; 9]>,
 }
 
 impl Default for StrongLinks {
@@ -649,44 +672,106 @@ impl StrongLinks {
     pub fn new() -> StrongLinks {
         StrongLinks {
             digits: Box::new(std::array::from_fn(|_| Digit::empty())),
-            board: None,
+            made_for: [None; 9],
+            done: [[false; 3]; 9],
+            results: Box::new([[Best::new(false); SEQ_AT[3]]; 9]),
         }
     }
 
     /// The lowest chain of n strong links (n = 2, 3 or 4), if any; `bank` rates it as
     /// the puzzle bank's version did.
     ///
-    /// A choice that cannot beat the best so far is not looked at: a type sequence
-    /// whose plain rating is already above it, grouped links once a plain chain rates
-    /// lower, and links that no weak link could join into one chain.
+    /// The searches run by type sequence, then digit; the lowest of each digit and
+    /// sequence is kept, and the first lowest in that order wins, as when one search
+    /// ran through them all. Within one, a choice that cannot beat the best so far is
+    /// not looked at, nor links that no weak link could join into one chain.
     pub fn best(&mut self, b: &Board, n: usize, bank: bool) -> Option<Hint> {
-        if self.board.as_ref() != Some(b) {
-            for (v, d) in self.digits.iter_mut().enumerate() {
-                d.fill(b, v);
+        for v in 0..9 {
+            let now = Some((b.all_with(v), bank));
+            if self.made_for[v] != now {
+                self.digits[v].fill(b, v);
+                self.made_for[v] = now;
+                self.done[v] = [false; 3];
             }
-            self.board = Some(*b);
+            if !self.done[v][n - 2] {
+                let d = &self.digits[v];
+                let results = &mut self.results[v];
+                let mut at = SEQ_AT[n - 2];
+                sequences(n, &mut |seq| {
+                    let mut best = Best::new(bank);
+                    let mut chosen = [0u8; 4];
+                    choose(d, seq, 0, &mut chosen, 0, Cells::EMPTY, true, &mut best);
+                    results[at] = best;
+                    at += 1;
+                });
+                self.done[v][n - 2] = true;
+            }
         }
-        let digits = &self.digits;
-        let mut best = Best {
-            found: None,
-            key: (0.0, 0, [0; 5]),
-            bank,
-        };
-        sequences(n, &mut |seq| {
-            if !best.admits(rating(n, seq, false, bank)) {
-                return;
+        let mut best = Best::new(bank);
+        for at in SEQ_AT[n - 2]..SEQ_AT[n - 1] {
+            for results in self.results.iter() {
+                if let Some((t, v, elims)) = results[at].found {
+                    best.offer(t, v, elims, results[at].key);
+                }
             }
-            for d in digits.iter() {
-                let mut chosen = [0u8; 4];
-                let grouped = best.admits(rating(n, seq, true, bank));
-                choose(d, seq, 0, &mut chosen, 0, Cells::EMPTY, grouped, &mut best);
-            }
-        });
+        }
         let (t, v, elims) = best.found?;
         let mut h = Hint::new(t, best.key.0);
         for c in elims.iter() {
             h.remove(b, c, v);
         }
         Some(h)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::explainer::Rater;
+    use crate::grid::Grid;
+
+    /// What a hint does, for comparing two.
+    fn outcome(h: Option<Hint>) -> Option<(u64, Technique, [u16; 81])> {
+        h.map(|h| (h.rating.to_bits(), h.technique, h.elims))
+    }
+
+    #[test]
+    fn kept_results_give_what_a_fresh_search_gives_along_rating_paths() {
+        // Searches kept from board to board and from puzzle to puzzle (in both rules)
+        // against fresh tables at every step of the rater's own path.
+        let text = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/data/se-reference-diabolical-600.txt"
+        ))
+        .expect("bundled references");
+        let mut kept = StrongLinks::new();
+        let mut rater = Rater::new();
+        let mut boards = 0;
+        let mut found = 0;
+        for line in text.lines().filter(|l| !l.starts_with('#')).take(40) {
+            let puzzle = line.split_whitespace().next().expect("a puzzle");
+            let grid = Grid::parse(puzzle.as_bytes()).expect("a valid puzzle");
+            let mut b = Board::new(&grid);
+            while !b.is_full() {
+                for bank in [false, true] {
+                    for n in 2..=4 {
+                        let fresh = StrongLinks::new().best(&b, n, bank);
+                        found += usize::from(fresh.is_some());
+                        assert_eq!(
+                            outcome(kept.best(&b, n, bank)),
+                            outcome(fresh),
+                            "{puzzle}: {n} links"
+                        );
+                    }
+                }
+                boards += 1;
+                let Some(h) = rater.next_hint(&b) else { break };
+                h.apply(&mut b);
+            }
+        }
+        assert!(
+            boards > 1000 && found > 50,
+            "{boards} boards, {found} chains"
+        );
     }
 }
