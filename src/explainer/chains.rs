@@ -86,15 +86,18 @@ impl Pass {
     }
 }
 
+/// A hint's sort key: rating, complexity, kind (X, Y or XY pass).
+type Key = (f64, usize, u8);
+
 /// The best hint so far and its sort key.
 struct Best {
     hint: Option<Hint>,
-    key: (f64, usize, u8),
+    key: Key,
 }
 
 impl Best {
     /// True when a hint of this key would replace the best.
-    fn beaten_by(&self, key: (f64, usize, u8)) -> bool {
+    fn beaten_by(&self, key: Key) -> bool {
         self.hint.is_none()
             || key.0 < self.key.0
             || (key.0 == self.key.0 && (key.1, key.2) < (self.key.1, self.key.2))
@@ -141,6 +144,11 @@ pub struct Chains {
     listed_now: u32,
     /// The cells holding each value, on the board being searched.
     holders: [Cells; 9],
+    /// For each value, the places (and those that are their cell's last candidate) its
+    /// X-pass result was worked out for, and that result: the lowest hint, its sort key
+    /// and the cell of its start.
+    x_made_for: [Option<(Cells, Cells)>; 9],
+    x_best: [Option<(Hint, Key, usize)>; 9],
     /// Potentials expanded since the budget was last read.
     pub work: u64,
 }
@@ -170,6 +178,8 @@ impl Chains {
             listed: vec![0; POTENTIALS],
             listed_now: 0,
             holders: [Cells::EMPTY; 9],
+            x_made_for: [None; 9],
+            x_best: [None; 9],
             work: 0,
         }
     }
@@ -428,68 +438,163 @@ impl Chains {
     }
 
     /// The lowest static chain hint on the board, if any.
+    ///
+    /// The X pass follows one value's links only, so what it finds from the starts of a
+    /// value depends on that value's places alone (and on which of them are the last
+    /// candidate of their cell, which no start uses): each value's lowest X-pass hint
+    /// is kept until those change, and the first lowest in (cell, value) order taken,
+    /// as one pass through every start did. The Y and XY passes run from every start.
     pub fn best(&mut self, b: &Board) -> Option<Hint> {
         self.holders = b.holders();
+        self.next_pass();
+        let lone = Cells((0..81).fold(0u128, |m, c| {
+            m | u128::from(b.cands[c].count_ones() == 1) << c
+        }));
         let mut best = Best {
             hint: None,
             key: (0.0, 0, 0),
         };
-        for pass in [Pass::X, Pass::Y, Pass::XY] {
-            self.listed_now = self.listed_now.wrapping_add(1);
-            if self.listed_now == 0 {
-                self.listed.fill(0);
-                self.listed_now = 1;
+        let mut first = None;
+        for v in 0..9 {
+            let now = (self.holders[v], self.holders[v].and(lone));
+            if self.x_made_for[v] != Some(now) {
+                let mut own = Best {
+                    hint: None,
+                    key: (0.0, 0, 0),
+                };
+                let mut at = 0;
+                for cell in self.holders[v].minus(lone).iter() {
+                    let before = own.hint.is_some().then_some(own.key);
+                    self.search_start(b, cell, v, Pass::X, &mut own);
+                    if own.hint.is_some() && Some(own.key) != before {
+                        at = cell;
+                    }
+                }
+                self.x_best[v] = own.hint.map(|h| (h, own.key, at));
+                self.x_made_for[v] = Some(now);
             }
-            let (cycle_t, chain_t, cycle_base, chain_base, kind) = match pass {
-                Pass::X => (Technique::XCycle, Technique::ForcingXChain, 6.5, 6.6, 2),
-                Pass::Y => (Technique::YCycle, Technique::ForcingXYChain, 6.5, 7.0, 3),
-                Pass::XY => (Technique::XYCycle, Technique::ForcingXYChain, 7.0, 7.0, 4),
-            };
+            if let Some((h, key, at)) = self.x_best[v] {
+                let wins = match first {
+                    None => true,
+                    Some((k, c)) => best.beaten_by(key) || (key == k && at < c),
+                };
+                if wins {
+                    best.hint = Some(h);
+                    best.key = key;
+                    first = Some((key, at));
+                }
+            }
+        }
+        for pass in [Pass::Y, Pass::XY] {
+            self.next_pass();
             for cell in 0..81 {
-                let n = b.cands[cell].count_ones();
-                if n < 2 {
+                if b.cands[cell].count_ones() < 2 {
                     continue;
                 }
-                for v in 0..9 {
-                    if b.cands[cell] >> v & 1 == 0 {
-                        continue;
-                    }
-                    let start = pot(cell, v, true);
-                    self.nodes.clear();
-                    let reach = best.reach(cycle_base, kind);
-                    if (pass.x() || n == 2) && reach >= 4 {
-                        self.cycles(b, start, pass, reach);
-                        for i in 0..self.found.len() {
-                            let end = self.found[i];
-                            let complexity = self.complexity(end);
-                            let rating = cycle_base + length_bonus(complexity);
-                            let h = self.cycle_hint(b, end, cycle_t, rating);
-                            if h.is_worth() {
-                                best.offer(h, complexity, kind);
-                            }
-                        }
-                    }
-                    if pass.x() && best.reach(chain_base, kind) >= 2 {
-                        for source in [start, start ^ 1] {
-                            self.nodes.clear();
-                            self.forcing(b, source, pass);
-                            if let Some(&end) = self.found.first() {
-                                let complexity = self.complexity(end);
-                                let rating = chain_base + length_bonus(complexity);
-                                let h = if is_on(source) {
-                                    let mut h = Hint::new(chain_t, rating);
-                                    h.remove(b, cell, v);
-                                    h
-                                } else {
-                                    Hint::placing(chain_t, rating, cell, v + 1)
-                                };
-                                best.offer(h, complexity, kind);
-                            }
-                        }
-                    }
+                for v in bits(b.cands[cell]) {
+                    self.search_start(b, cell, v, pass, &mut best);
                 }
             }
         }
         best.hint
+    }
+
+    /// A new pass: successor lists worked out before are stale.
+    fn next_pass(&mut self) {
+        self.listed_now = self.listed_now.wrapping_add(1);
+        if self.listed_now == 0 {
+            self.listed.fill(0);
+            self.listed_now = 1;
+        }
+    }
+
+    /// The cycles and forcing chains of `pass` from `v` on in `cell`, offered to `best`.
+    fn search_start(&mut self, b: &Board, cell: usize, v: usize, pass: Pass, best: &mut Best) {
+        let (cycle_t, chain_t, cycle_base, chain_base, kind) = match pass {
+            Pass::X => (Technique::XCycle, Technique::ForcingXChain, 6.5, 6.6, 2),
+            Pass::Y => (Technique::YCycle, Technique::ForcingXYChain, 6.5, 7.0, 3),
+            Pass::XY => (Technique::XYCycle, Technique::ForcingXYChain, 7.0, 7.0, 4),
+        };
+        let start = pot(cell, v, true);
+        self.nodes.clear();
+        let reach = best.reach(cycle_base, kind);
+        if (pass.x() || b.cands[cell].count_ones() == 2) && reach >= 4 {
+            self.cycles(b, start, pass, reach);
+            for i in 0..self.found.len() {
+                let end = self.found[i];
+                let complexity = self.complexity(end);
+                let rating = cycle_base + length_bonus(complexity);
+                let h = self.cycle_hint(b, end, cycle_t, rating);
+                if h.is_worth() {
+                    best.offer(h, complexity, kind);
+                }
+            }
+        }
+        if pass.x() && best.reach(chain_base, kind) >= 2 {
+            for source in [start, start ^ 1] {
+                self.nodes.clear();
+                self.forcing(b, source, pass);
+                if let Some(&end) = self.found.first() {
+                    let complexity = self.complexity(end);
+                    let rating = chain_base + length_bonus(complexity);
+                    let h = if is_on(source) {
+                        let mut h = Hint::new(chain_t, rating);
+                        h.remove(b, cell, v);
+                        h
+                    } else {
+                        Hint::placing(chain_t, rating, cell, v + 1)
+                    };
+                    best.offer(h, complexity, kind);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::explainer::Rater;
+    use crate::grid::Grid;
+
+    /// What a hint does, for comparing two.
+    type Outcome = (u64, Technique, [u16; 81], Option<(u8, u8)>);
+
+    fn outcome(h: Option<Hint>) -> Option<Outcome> {
+        h.map(|h| (h.rating.to_bits(), h.technique, h.elims, h.place))
+    }
+
+    #[test]
+    fn kept_x_pass_results_give_what_a_fresh_search_gives_along_rating_paths() {
+        // X-pass results kept from board to board and puzzle to puzzle against a fresh
+        // search at every step of the rater's own path, on the hardest references
+        // (where the static chains run most).
+        let text = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/data/se-reference-hard-300.txt"
+        ))
+        .expect("bundled references");
+        let mut kept = Chains::new();
+        let mut fresh = Chains::new();
+        let mut rater = Rater::new();
+        let (mut boards, mut found) = (0, 0);
+        for line in text.lines().filter(|l| !l.starts_with('#')).take(12) {
+            let puzzle = line.split_whitespace().next().expect("a puzzle");
+            let grid = Grid::parse(puzzle.as_bytes()).expect("a valid puzzle");
+            let mut b = Board::new(&grid);
+            while !b.is_full() {
+                fresh.x_made_for = [None; 9];
+                let expected = outcome(fresh.best(&b));
+                found += usize::from(expected.is_some());
+                assert_eq!(outcome(kept.best(&b)), expected, "{puzzle}");
+                boards += 1;
+                let Some(h) = rater.next_hint(&b) else { break };
+                h.apply(&mut b);
+            }
+        }
+        assert!(
+            boards > 300 && found > 100,
+            "{boards} boards, {found} chains"
+        );
     }
 }
