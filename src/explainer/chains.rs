@@ -554,44 +554,22 @@ impl Chains {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::explainer::Rater;
-    use crate::grid::Grid;
-
-    /// What a hint does, for comparing two.
-    type Outcome = (u64, Technique, [u16; 81], Option<(u8, u8)>);
-
-    fn outcome(h: Option<Hint>) -> Option<Outcome> {
-        h.map(|h| (h.rating.to_bits(), h.technique, h.elims, h.place))
-    }
+    use crate::explainer::testing::{on_rating_paths, outcome};
 
     #[test]
     fn kept_x_pass_results_give_what_a_fresh_search_gives_along_rating_paths() {
         // X-pass results kept from board to board and puzzle to puzzle against a fresh
         // search at every step of the rater's own path, on the hardest references
         // (where the static chains run most).
-        let text = std::fs::read_to_string(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/data/se-reference-hard-300.txt"
-        ))
-        .expect("bundled references");
         let mut kept = Chains::new();
         let mut fresh = Chains::new();
-        let mut rater = Rater::new();
-        let (mut boards, mut found) = (0, 0);
-        for line in text.lines().filter(|l| !l.starts_with('#')).take(12) {
-            let puzzle = line.split_whitespace().next().expect("a puzzle");
-            let grid = Grid::parse(puzzle.as_bytes()).expect("a valid puzzle");
-            let mut b = Board::new(&grid);
-            while !b.is_full() {
-                fresh.x_made_for = [None; 9];
-                let expected = outcome(fresh.best(&b));
-                found += usize::from(expected.is_some());
-                assert_eq!(outcome(kept.best(&b)), expected, "{puzzle}");
-                boards += 1;
-                let Some(h) = rater.next_hint(&b) else { break };
-                h.apply(&mut b);
-            }
-        }
+        let mut found = 0;
+        let boards = on_rating_paths("se-reference-hard-300.txt", 12, |puzzle, b| {
+            fresh.x_made_for = [None; 9];
+            let expected = outcome(fresh.best(b));
+            found += usize::from(expected.is_some());
+            assert_eq!(outcome(kept.best(b)), expected, "{puzzle}");
+        });
         assert!(
             boards > 300 && found > 100,
             "{boards} boards, {found} chains"

@@ -404,6 +404,44 @@ impl Rater {
     }
 }
 
+/// Helpers for the producers' tests.
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::{Board, Hint, Rater, Technique};
+    use crate::grid::Grid;
+
+    /// What a hint does (its rating's bits, technique, removals, placement), for
+    /// comparing two.
+    pub type Outcome = (u64, Technique, [u16; 81], Option<(u8, u8)>);
+
+    /// The outcome of a producer's answer.
+    pub fn outcome(h: Option<Hint>) -> Option<Outcome> {
+        h.map(|h| (h.rating.to_bits(), h.technique, h.elims, h.place))
+    }
+
+    /// Calls `f` with each puzzle and each board on the default rater's path through
+    /// the first `take` puzzles of the bundled file `name` (in `data/`); returns the
+    /// number of boards.
+    pub fn on_rating_paths(name: &str, take: usize, mut f: impl FnMut(&str, &Board)) -> usize {
+        let path = format!("{}/data/{name}", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(path).expect("bundled references");
+        let mut rater = Rater::new();
+        let mut boards = 0;
+        for line in text.lines().filter(|l| !l.starts_with('#')).take(take) {
+            let puzzle = line.split_whitespace().next().expect("a puzzle");
+            let grid = Grid::parse(puzzle.as_bytes()).expect("a valid puzzle");
+            let mut b = Board::new(&grid);
+            while !b.is_full() {
+                f(puzzle, &b);
+                boards += 1;
+                let Some(h) = rater.next_hint(&b) else { break };
+                h.apply(&mut b);
+            }
+        }
+        boards
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -727,48 +727,27 @@ impl StrongLinks {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::explainer::Rater;
-    use crate::grid::Grid;
-
-    /// What a hint does, for comparing two.
-    fn outcome(h: Option<Hint>) -> Option<(u64, Technique, [u16; 81])> {
-        h.map(|h| (h.rating.to_bits(), h.technique, h.elims))
-    }
+    use crate::explainer::testing::{on_rating_paths, outcome};
 
     #[test]
     fn kept_results_give_what_a_fresh_search_gives_along_rating_paths() {
         // Searches kept from board to board and from puzzle to puzzle (in both rules)
         // against fresh tables at every step of the rater's own path.
-        let text = std::fs::read_to_string(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/data/se-reference-diabolical-600.txt"
-        ))
-        .expect("bundled references");
         let mut kept = StrongLinks::new();
-        let mut rater = Rater::new();
-        let mut boards = 0;
         let mut found = 0;
-        for line in text.lines().filter(|l| !l.starts_with('#')).take(40) {
-            let puzzle = line.split_whitespace().next().expect("a puzzle");
-            let grid = Grid::parse(puzzle.as_bytes()).expect("a valid puzzle");
-            let mut b = Board::new(&grid);
-            while !b.is_full() {
-                for bank in [false, true] {
-                    for n in 2..=4 {
-                        let fresh = StrongLinks::new().best(&b, n, bank);
-                        found += usize::from(fresh.is_some());
-                        assert_eq!(
-                            outcome(kept.best(&b, n, bank)),
-                            outcome(fresh),
-                            "{puzzle}: {n} links"
-                        );
-                    }
+        let boards = on_rating_paths("se-reference-diabolical-600.txt", 40, |puzzle, b| {
+            for bank in [false, true] {
+                for n in 2..=4 {
+                    let fresh = StrongLinks::new().best(b, n, bank);
+                    found += usize::from(fresh.is_some());
+                    assert_eq!(
+                        outcome(kept.best(b, n, bank)),
+                        outcome(fresh),
+                        "{puzzle}: {n} links"
+                    );
                 }
-                boards += 1;
-                let Some(h) = rater.next_hint(&b) else { break };
-                h.apply(&mut b);
             }
-        }
+        });
         assert!(
             boards > 1000 && found > 50,
             "{boards} boards, {found} chains"
