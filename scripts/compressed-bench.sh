@@ -52,21 +52,22 @@ for ((r = 0; r < rounds; r++)); do
     run "$work/in.gz" >> "$work/t.gz"
     run "$work/in.zst" >> "$work/t.zst"
     run "$work/in.xz" >> "$work/t.xz"
-    [ -f "$work/in.parquet" ] && run "$work/in.parquet" >> "$work/t.parquet"
+    if [ -f "$work/in.parquet" ]; then run "$work/in.parquet" >> "$work/t.parquet"; fi
 done
 median() { sort -n "$1" | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 base=$(median "$work/t.mapped")
-echo "$(wc -l < "$corpus") records, $(stat -c %s "$corpus") bytes, $threads threads, $rounds rounds (median wall s)"
+bytes=$(stat -c %s "$corpus")
+echo "$(wc -l < "$corpus") records, $bytes bytes, $threads threads, $rounds rounds (median wall s)"
 echo "CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')," \
     "family $(grep -m1 'cpu family' /proc/cpuinfo | cut -d: -f2 | tr -d ' ')" \
     "model $(grep -m1 '^model[[:space:]]' /proc/cpuinfo | cut -d: -f2 | tr -d ' ')"
 for f in "${formats[@]}"; do
     m=$(median "$work/t.$f")
-    size=$(if [ "$f" = mapped ] || [ "$f" = stdin ]; then stat -c %s "$corpus"; else stat -c %s "$work/in.$f"; fi)
+    size=$bytes
+    if [ -f "$work/in.$f" ]; then size=$(stat -c %s "$work/in.$f"); fi
     awk -v f="$f" -v m="$m" -v b="$base" -v s="$size" \
         'BEGIN { printf "%-8s %7.3f s  %5.2fx  (%d bytes)\n", f, m, b / m, s }'
 done
-bytes=$(stat -c %s "$corpus")
 for pair in gzip:gz zstd:zst xz:xz; do
     tool=${pair%:*}
     f=$work/in.${pair#*:}

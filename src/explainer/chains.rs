@@ -454,7 +454,8 @@ impl Chains {
             hint: None,
             key: (0.0, 0, 0),
         };
-        let mut first = None;
+        // The cell of the best X-pass hint's start, for ties between values.
+        let mut best_at = usize::MAX;
         for v in 0..9 {
             let now = (self.holders[v], self.holders[v].and(lone));
             if self.x_made_for[v] != Some(now) {
@@ -474,14 +475,10 @@ impl Chains {
                 self.x_made_for[v] = Some(now);
             }
             if let Some((h, key, at)) = self.x_best[v] {
-                let wins = match first {
-                    None => true,
-                    Some((k, c)) => best.beaten_by(key) || (key == k && at < c),
-                };
-                if wins {
+                if best.beaten_by(key) || (key == best.key && at < best_at) {
                     best.hint = Some(h);
                     best.key = key;
-                    first = Some((key, at));
+                    best_at = at;
                 }
             }
         }

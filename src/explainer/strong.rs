@@ -300,7 +300,7 @@ fn rating(n: usize, types: &[usize], grouped: bool, bank: bool) -> f64 {
     }
 }
 
-/// One digit's links in every region, found once per search.
+/// One digit's links in every region, made anew when its candidates change.
 struct Digit {
     v: usize,
     /// The links by number, numbered in region order.
@@ -566,7 +566,6 @@ fn orientations(d: &Digit, c: &Chosen, order: &[usize], best: &mut Best) {
 /// The choice of links for `seq` from depth `depth` on, each in a region after the
 /// previous one of its type and on cells no chosen link holds: `chosen` holds the
 /// numbers of the links chosen so far, `members` the same as bits.
-#[allow(clippy::too_many_arguments)]
 fn choose(
     d: &Digit,
     seq: &[usize],
@@ -574,7 +573,6 @@ fn choose(
     chosen: &mut [u8; 4],
     members: u64,
     used: Cells,
-    grouped: bool,
     best: &mut Best,
 ) {
     let n = seq.len();
@@ -598,7 +596,7 @@ fn choose(
         let first = d.first[region] as usize;
         for id in first..first + d.count[region] as usize {
             let variant = &d.links[id];
-            if !variant.places.and(used).is_empty() || (variant.grouped && !grouped) {
+            if !variant.places.and(used).is_empty() {
                 continue;
             }
             let with = members | 1 << id;
@@ -618,7 +616,6 @@ fn choose(
                 chosen,
                 with,
                 used.or(variant.places),
-                grouped,
                 best,
             );
         }
@@ -700,7 +697,7 @@ impl StrongLinks {
                 sequences(n, &mut |seq| {
                     let mut best = Best::new(bank);
                     let mut chosen = [0u8; 4];
-                    choose(d, seq, 0, &mut chosen, 0, Cells::EMPTY, true, &mut best);
+                    choose(d, seq, 0, &mut chosen, 0, Cells::EMPTY, &mut best);
                     results[at] = best;
                     at += 1;
                 });
