@@ -8,8 +8,9 @@ rounds=${1:-5}
 cores=$(nproc)
 threads=1
 [ "$cores" -gt 1 ] && threads="1,$cores"
-cargo build --release --quiet
-bin=target/release/sudoku-batch
+# SUDOKU_BATCH names a prebuilt binary (a machine without Rust); else it is built here.
+bin=${SUDOKU_BATCH:-target/release/sudoku-batch}
+[ -n "${SUDOKU_BATCH:-}" ] || cargo build --release --quiet
 corpus=target/corpus/corpus-1000000.txt
 [ -f "$corpus" ] || scripts/make-corpus.sh target/corpus 1000000 >&2
 run() { # FILE MODE

@@ -20,13 +20,14 @@ fi
 for tool in gzip zstd xz; do
     command -v "$tool" >/dev/null || { echo "missing $tool" >&2; exit 2; }
 done
-cargo build --release --quiet
-bin=target/release/sudoku-batch
+# SUDOKU_BATCH names a prebuilt binary (a machine without Rust); else it is built here.
+bin=${SUDOKU_BATCH:-target/release/sudoku-batch}
+[ -n "${SUDOKU_BATCH:-}" ] || cargo build --release --quiet
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 gzip -c "$corpus" > "$work/in.gz"
 zstd -q -c "$corpus" > "$work/in.zst"
-xz -T1 -c "$corpus" > "$work/in.xz"
+xz -T0 -c "$corpus" > "$work/in.xz"
 formats=(mapped stdin gz zst xz)
 if python3 -c 'import pyarrow' 2>/dev/null; then
     python3 - "$corpus" "$work/in.parquet" <<'PY'

@@ -9,8 +9,9 @@ shift || true
 sizes=("$@")
 [ ${#sizes[@]} -gt 0 ] || sizes=(1000000 10000000)
 mkdir -p "$out"
-cargo build --release --quiet
-bin=target/release/sudoku-batch
+# SUDOKU_BATCH names a prebuilt binary (a machine without Rust); else it is built here.
+bin=${SUDOKU_BATCH:-target/release/sudoku-batch}
+[ -n "${SUDOKU_BATCH:-}" ] || cargo build --release --quiet
 # A mix of real sources: 17-clue, hard forum puzzles and easy Kaggle ones, in the
 # proportions of one file each (transforms keep every puzzle unique).
 mix="$out/sources.txt"

@@ -13,10 +13,13 @@ cd "$(dirname "$0")/.."
 tool=${TDOKU_BENCH:-../shared/tools/tdoku-bench.sh}
 [ -x "$tool" ] || { echo "no $tool: tdoku's bench tool lives in the project's shared folder" >&2; exit 2; }
 repeat=${REPEAT:-3}
-cargo build --release --quiet
-cargo build --release --quiet --example sudoku_crate_bench
-bin=target/release/sudoku-batch
-crate_bin=target/release/examples/sudoku_crate_bench
+# SUDOKU_BATCH and CRATE_BENCH name prebuilt binaries (a machine without Rust); else
+# both are built here. TDOKU_SECONDS sets tdoku's timing per run in whole seconds (default 3).
+bin=${SUDOKU_BATCH:-target/release/sudoku-batch}
+crate_bin=${CRATE_BENCH:-target/release/examples/sudoku_crate_bench}
+[ -n "${SUDOKU_BATCH:-}" ] || cargo build --release --quiet
+[ -n "${CRATE_BENCH:-}" ] || cargo build --release --quiet --example sudoku_crate_bench
+secs=${TDOKU_SECONDS:-3}
 files=("$@")
 [ ${#files[@]} -gt 0 ] || files=(data/royle-17-clue.txt data/kaggle-1m-first10k.csv
     data/sudoku-exchange-diabolical.txt data/sudoku-exchange-hard-with-solutions.txt
@@ -42,7 +45,7 @@ for f in "${files[@]}"; do
     rounds=$(( 100000 / (n + 1) )); rounds=$(( rounds < 3 ? 3 : rounds ))
     theirs=(); crate=()
     for _ in $(seq "$repeat"); do
-      theirs+=("$("$tool" "${flag[@]}" "$src" | tail -1)")
+      theirs+=("$("$tool" --seconds "$secs" "${flag[@]}" "$src" | tail -1)")
       crate+=("$("$crate_bin" "$src" $mode $rounds | cut -f2)")
       "$bin" bench "$src" --threads 1 --mode $mode --rounds $rounds --warmup 1 \
         --report /dev/stderr 2>&1 >/dev/null | tr -d '\n'
