@@ -13,6 +13,7 @@ use super::hint::{Hint, Technique};
 use super::potential::{cell_of, conjugate, is_on, length_bonus, pot, value_of};
 
 use super::potential::POTENTIALS;
+use super::reach::Reach;
 
 const NONE: u32 = u32::MAX;
 
@@ -149,6 +150,17 @@ pub struct Chains {
     /// and the cell of its start.
     x_made_for: [Option<(Cells, Cells)>; 9],
     x_best: [Option<(Hint, Key, usize)>; 9],
+    /// What each potential reaches over the XY pass's links, and whether it is worked
+    /// out for the pass now searched: a forcing chain from a source that cannot reach
+    /// its opposite finds nothing, so it is not searched.
+    reach: Reach,
+    screening: bool,
+    screened: bool,
+    /// The potentials some link of the screened pass leads to: a cycle through a
+    /// start that nothing leads to cannot close.
+    entered: PotSet,
+    /// The potentials of the board's candidates.
+    active: Vec<u16>,
     /// Potentials expanded since the budget was last read.
     pub work: u64,
 }
@@ -180,6 +192,11 @@ impl Chains {
             holders: [Cells::EMPTY; 9],
             x_made_for: [None; 9],
             x_best: [None; 9],
+            reach: Reach::new(),
+            screening: true,
+            screened: false,
+            entered: PotSet::new(),
+            active: Vec::with_capacity(POTENTIALS),
             work: 0,
         }
     }
@@ -484,6 +501,9 @@ impl Chains {
         }
         for pass in [Pass::Y, Pass::XY] {
             self.next_pass();
+            if pass == Pass::XY && self.screening {
+                self.screen(b, pass);
+            }
             for cell in 0..81 {
                 if b.cands[cell].count_ones() < 2 {
                     continue;
@@ -493,7 +513,32 @@ impl Chains {
                 }
             }
         }
+        self.screened = false;
         best.hint
+    }
+
+    /// Works out what each potential reaches over the links of `pass`, and which
+    /// potentials a link leads to (listing every candidate's successors, which the
+    /// searches then reuse).
+    fn screen(&mut self, b: &Board, pass: Pass) {
+        self.active.clear();
+        self.entered.clear();
+        for cell in 0..81 {
+            for v in bits(b.cands[cell]) {
+                for on in [false, true] {
+                    let p = pot(cell, v, on);
+                    self.active.push(p);
+                    for j in self.successors(b, p, pass) {
+                        self.entered.add(self.table[j]);
+                    }
+                }
+            }
+        }
+        self.reach
+            .compute(&self.active, &self.table, &self.lengths, STRIDE);
+        // The closure visits each potential once, as a search expanding it would.
+        self.work += self.active.len() as u64;
+        self.screened = true;
     }
 
     /// A new pass: successor lists worked out before are stale.
@@ -515,7 +560,8 @@ impl Chains {
         let start = pot(cell, v, true);
         self.nodes.clear();
         let reach = best.reach(cycle_base, kind);
-        if (pass.x() || b.cands[cell].count_ones() == 2) && reach >= 4 {
+        let closable = !self.screened || self.entered.has(start);
+        if (pass.x() || b.cands[cell].count_ones() == 2) && reach >= 4 && closable {
             self.cycles(b, start, pass, reach);
             for i in 0..self.found.len() {
                 let end = self.found[i];
@@ -529,6 +575,9 @@ impl Chains {
         }
         if pass.x() && best.reach(chain_base, kind) >= 2 {
             for source in [start, start ^ 1] {
+                if self.screened && !self.reach.reaches(source, source ^ 1) {
+                    continue;
+                }
                 self.nodes.clear();
                 self.forcing(b, source, pass);
                 if let Some(&end) = self.found.first() {
@@ -570,6 +619,29 @@ mod tests {
         assert!(
             boards > 300 && found > 100,
             "{boards} boards, {found} chains"
+        );
+    }
+
+    #[test]
+    fn screened_xy_pass_gives_what_every_search_gives_along_rating_paths() {
+        // The XY pass skips forcing searches whose source cannot reach its opposite and
+        // cycles through starts nothing leads to; against the pass that runs them all,
+        // at every step of the rater's path through the hardest references.
+        let mut screened = Chains::new();
+        let mut every = Chains::new();
+        every.screening = false;
+        let mut xy = 0;
+        let boards = on_rating_paths("se-reference-hard-300.txt", 30, |puzzle, b| {
+            let expected = outcome(every.best(b));
+            xy +=
+                usize::from(expected.is_some_and(|o| {
+                    matches!(o.1, Technique::ForcingXYChain | Technique::XYCycle)
+                }));
+            assert_eq!(outcome(screened.best(b)), expected, "{puzzle}");
+        });
+        assert!(
+            boards > 500 && xy > 50,
+            "{boards} boards, {xy} XY-pass hints"
         );
     }
 }

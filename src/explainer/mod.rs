@@ -18,6 +18,7 @@ mod exclusion;
 mod forcing;
 mod hint;
 mod potential;
+mod reach;
 mod strong;
 mod unique;
 mod wings;

@@ -1,0 +1,206 @@
+//! Which potentials a potential reaches over a fixed set of links: the links' strongly
+//! connected components (Tarjan's algorithm, without recursion) and, for each
+//! component, the set of components reachable from it, worked out in the order the
+//! components are completed (every component a component reaches is completed before
+//! it).
+//!
+//! A forcing chain from a source that reaches every potential the source implies,
+//! each once, finds the source's opposite exactly when the opposite is reachable; the
+//! static chains ask this first and skip the searches that would find nothing.
+
+use super::potential::POTENTIALS;
+
+/// Words in a set of components (at most one component per potential).
+const WORDS: usize = POTENTIALS.div_ceil(64);
+
+/// A component id not given yet: the potential is on the search stack.
+const OPEN: u16 = u16::MAX;
+
+/// The buffers of one reachability computation, reused from board to board.
+pub struct Reach {
+    /// Visit number of each potential (0: not visited).
+    index: Vec<u32>,
+    /// The lowest visit number reachable through the search tree and one back link.
+    low: Vec<u32>,
+    /// Each visited potential's component.
+    component: Vec<u16>,
+    stack: Vec<u16>,
+    /// The search path: a potential and how many of its links were followed.
+    calls: Vec<(u16, u8)>,
+    /// For each component, the components it reaches (itself included).
+    reaches: Vec<[u64; WORDS]>,
+    components: usize,
+}
+
+impl Default for Reach {
+    fn default() -> Self {
+        Reach::new()
+    }
+}
+
+impl Reach {
+    /// Buffers for every potential, so that computing allocates nothing.
+    pub fn new() -> Reach {
+        Reach {
+            index: vec![0; POTENTIALS],
+            low: vec![0; POTENTIALS],
+            component: vec![OPEN; POTENTIALS],
+            stack: Vec::with_capacity(POTENTIALS),
+            calls: Vec::with_capacity(POTENTIALS),
+            reaches: vec![[0; WORDS]; POTENTIALS],
+            components: 0,
+        }
+    }
+
+    /// Works out what each of `nodes` reaches, where the links of potential `p` are
+    /// `links[p * stride..][..lengths[p]]` and every link leads to one of `nodes`.
+    pub fn compute(&mut self, nodes: &[u16], links: &[u16], lengths: &[u8], stride: usize) {
+        self.index.fill(0);
+        self.components = 0;
+        let mut visits = 0u32;
+        for &root in nodes {
+            if self.index[root as usize] != 0 {
+                continue;
+            }
+            visits += 1;
+            self.open(root, visits);
+            while let Some(&(p, k)) = self.calls.last() {
+                let pi = p as usize;
+                if k < lengths[pi] {
+                    self.calls.last_mut().expect("a call").1 += 1;
+                    let q = links[pi * stride + k as usize];
+                    let qi = q as usize;
+                    if self.index[qi] == 0 {
+                        visits += 1;
+                        self.open(q, visits);
+                    } else if self.component[qi] == OPEN {
+                        self.low[pi] = self.low[pi].min(self.index[qi]);
+                    }
+                    continue;
+                }
+                self.calls.pop();
+                if let Some(&(parent, _)) = self.calls.last() {
+                    let pa = parent as usize;
+                    self.low[pa] = self.low[pa].min(self.low[pi]);
+                }
+                if self.low[pi] == self.index[pi] {
+                    self.close(p, links, lengths, stride);
+                }
+            }
+        }
+    }
+
+    fn open(&mut self, p: u16, visit: u32) {
+        self.index[p as usize] = visit;
+        self.low[p as usize] = visit;
+        self.component[p as usize] = OPEN;
+        self.stack.push(p);
+        self.calls.push((p, 0));
+    }
+
+    /// Makes the potentials above `root` on the stack, `root` included, a component,
+    /// and gives it what its links reach.
+    fn close(&mut self, root: u16, links: &[u16], lengths: &[u8], stride: usize) {
+        let id = self.components;
+        self.components += 1;
+        let from = self
+            .stack
+            .iter()
+            .rposition(|&p| p == root)
+            .expect("the root is on the stack");
+        for &p in &self.stack[from..] {
+            self.component[p as usize] = id as u16;
+        }
+        let mut set = [0u64; WORDS];
+        set[id / 64] |= 1 << (id % 64);
+        for &p in &self.stack[from..] {
+            let pi = p as usize;
+            for &q in &links[pi * stride..pi * stride + lengths[pi] as usize] {
+                let c = self.component[q as usize] as usize;
+                if c != id {
+                    // Completed before this one: it holds all it reaches.
+                    for (w, r) in set.iter_mut().zip(&self.reaches[c]) {
+                        *w |= r;
+                    }
+                }
+            }
+        }
+        self.reaches[id] = set;
+        self.stack.truncate(from);
+    }
+
+    /// True when `to` is reachable from `from` (both among the last computation's
+    /// nodes).
+    pub fn reaches(&self, from: u16, to: u16) -> bool {
+        let (a, b) = (
+            self.component[from as usize] as usize,
+            self.component[to as usize] as usize,
+        );
+        self.reaches[a][b / 64] >> (b % 64) & 1 != 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Reachability by plain breadth-first search, for comparison.
+    fn reachable(n: usize, edges: &[(u16, u16)], from: u16, to: u16) -> bool {
+        let mut seen = vec![false; n];
+        let mut queue = vec![from];
+        seen[from as usize] = true;
+        while let Some(p) = queue.pop() {
+            if p == to {
+                return true;
+            }
+            for &(a, b) in edges {
+                if a == p && !seen[b as usize] {
+                    seen[b as usize] = true;
+                    queue.push(b);
+                }
+            }
+        }
+        false
+    }
+
+    #[test]
+    fn reach_matches_a_plain_search_on_random_graphs() {
+        const STRIDE: usize = 4;
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |m: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % m
+        };
+        let mut reach = Reach::new();
+        for round in 0..200 {
+            let n = 2 + next(60) as usize;
+            let mut links = vec![0u16; n * STRIDE];
+            let mut lengths = vec![0u8; n];
+            let mut edges = Vec::new();
+            for p in 0..n {
+                let k = next(if round % 2 == 0 { 2 } else { STRIDE as u64 + 1 }) as usize;
+                for j in 0..k {
+                    let q = next(n as u64) as u16;
+                    links[p * STRIDE + j] = q;
+                    edges.push((p as u16, q));
+                }
+                lengths[p] = k as u8;
+            }
+            // Nodes listed out of order, as the chains list them by cell.
+            let mut nodes: Vec<u16> = (0..n as u16).collect();
+            nodes.reverse();
+            reach.compute(&nodes, &links, &lengths, STRIDE);
+            for a in 0..n as u16 {
+                for b in 0..n as u16 {
+                    assert_eq!(
+                        reach.reaches(a, b),
+                        reachable(n, &edges, a, b),
+                        "round {round}: {a} -> {b} in {edges:?}"
+                    );
+                }
+            }
+        }
+    }
+}
