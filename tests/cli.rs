@@ -244,6 +244,62 @@ fn report_and_histogram_files() {
     assert!(summary.contains("latency us: p50"), "{summary}");
 }
 
+/// `/dev/stdout` and `/dev/stderr` name this process's descriptors: with stdout
+/// redirected to a regular file (a shell's `> out`), what is written there extends that
+/// file: it does not replace it, nor the `/dev/stdout` link.
+#[cfg(target_os = "linux")]
+#[test]
+fn dev_stdout_on_a_regular_file_is_extended_not_replaced() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = common::data("norvig-top95.txt");
+    let shell_out = dir.path().join("out.txt");
+    let classify = |args: &[&str]| {
+        let file = std::fs::File::create(&shell_out).unwrap();
+        let out = bin()
+            .args(["classify", input.to_str().unwrap(), "--quiet"])
+            .args(args)
+            .stdout(Stdio::from(file))
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", stderr(&out));
+        std::fs::read_to_string(&shell_out).unwrap()
+    };
+    // Rows on stdout, then the report through /dev/stdout after them.
+    let text = classify(&["--report", "/dev/stdout"]);
+    let (rows_part, report) = text.split_at(text.find("{\n").expect("a report"));
+    assert_eq!(rows_part.lines().count(), 96, "{text}");
+    let json: serde_json::Value = serde_json::from_str(report).unwrap();
+    assert_eq!(json["records"], 95);
+    // Rows through /dev/stdout, the report through /dev/fd/1.
+    let text = classify(&["-o", "/dev/stdout", "--report", "/dev/fd/1"]);
+    assert!(text.starts_with("line,puzzle"), "{text}");
+    assert_eq!(text.matches("\"records\": 95").count(), 1, "{text}");
+    // /dev/stderr likewise: the report lands after nothing else, in the stderr file.
+    let err_path = dir.path().join("err.txt");
+    let out = bin()
+        .args([
+            "classify",
+            input.to_str().unwrap(),
+            "--quiet",
+            "-o",
+            "/dev/null",
+        ])
+        .args(["--report", "/dev/stderr"])
+        .stderr(Stdio::from(std::fs::File::create(&err_path).unwrap()))
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&err_path).unwrap()).unwrap();
+    assert_eq!(json["records"], 95);
+    for link in ["/dev/stdout", "/dev/stderr"] {
+        if let Ok(meta) = std::fs::symlink_metadata(link) {
+            assert!(!meta.is_file(), "{link} was replaced by a regular file");
+        }
+    }
+    no_temp_files(dir.path());
+}
+
 fn no_temp_files(dir: &Path) {
     let names: Vec<String> = std::fs::read_dir(dir)
         .unwrap()

@@ -1,6 +1,9 @@
 //! Output sinks: regular files are written atomically (a temporary file in the same
-//! directory, renamed into place on success); special files (`/dev/null`, FIFOs,
-//! `/dev/stdout`) and stdout are written directly, never replaced.
+//! directory, renamed into place on success); special files (`/dev/null`, FIFOs) and
+//! stdout are written directly, never replaced. A path naming one of the process's own
+//! descriptors (`/dev/stdout`, `/dev/stderr`, `/dev/fd/N`, `/proc/self/fd/N`) writes
+//! to that descriptor, whatever it is open on: a shell's `> file` is extended, not
+//! replaced.
 //!
 //! Temporary files are registered so that an interrupted run (Ctrl-C) removes them.
 //!
@@ -205,6 +208,10 @@ impl Output {
             Some(p) if p == Path::new("-") => {
                 (Target::Stdout(io::stdout()), PathBuf::from("stdout"))
             }
+            Some(p) if own_descriptor(p).is_some() => {
+                let file = open_descriptor(p).map_err(create_err(p))?;
+                (Target::Direct(file), p.to_path_buf())
+            }
             Some(p) => match fs::metadata(p) {
                 Ok(meta) if meta.is_dir() => {
                     return Err(OutputError::Create {
@@ -383,6 +390,46 @@ pub(crate) fn start_writeback(_: &File, _: u64, _: u64) {}
 
 /// The file a path names once symbolic links are followed (a dangling link: the path
 /// it points at); the path itself when it is no link.
+/// The descriptor of this process that `path` names, directly or through links:
+/// `/dev/stdout` (1), `/dev/stderr` (2), `/dev/fd/N`, `/proc/self/fd/N`.
+fn own_descriptor(path: &Path) -> Option<u32> {
+    let mut path = path.to_path_buf();
+    for _ in 0..40 {
+        let named = match path.to_str()? {
+            "/dev/stdout" => Some(1),
+            "/dev/stderr" => Some(2),
+            p => ["/dev/fd/", "/proc/self/fd/", "/proc/thread-self/fd/"]
+                .iter()
+                .find_map(|dir| p.strip_prefix(dir)?.parse().ok()),
+        };
+        if named.is_some() {
+            return named;
+        }
+        let target = fs::read_link(&path).ok()?;
+        path = match path.parent() {
+            Some(dir) if target.is_relative() => dir.join(target),
+            _ => target,
+        };
+    }
+    None
+}
+
+/// Opens a path naming one of this process's descriptors ([`own_descriptor`]) so that
+/// writes go where that descriptor's go: stdout and stderr shared (their offset
+/// too), any other opened anew for appending.
+fn open_descriptor(path: &Path) -> io::Result<File> {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsFd;
+        match own_descriptor(path) {
+            Some(1) => return io::stdout().as_fd().try_clone_to_owned().map(File::from),
+            Some(2) => return io::stderr().as_fd().try_clone_to_owned().map(File::from),
+            _ => {}
+        }
+    }
+    OpenOptions::new().append(true).open(path)
+}
+
 fn through_links(path: &Path) -> PathBuf {
     let mut path = path.to_path_buf();
     // A bounded walk, as the kernel's, in case of a loop.
@@ -449,7 +496,9 @@ pub fn check_outputs(
         if path == Path::new("-") {
             continue;
         }
-        if fs::metadata(through_links(path)).is_ok_and(|m| !m.is_file()) {
+        if own_descriptor(path).is_some()
+            || fs::metadata(through_links(path)).is_ok_and(|m| !m.is_file())
+        {
             continue;
         }
         // Creating (and dropping) the output makes and removes its temporary file: the
