@@ -150,15 +150,14 @@ pub struct Chains {
     /// and the cell of its start.
     x_made_for: [Option<(Cells, Cells)>; 9],
     x_best: [Option<(Hint, Key, usize)>; 9],
-    /// What each potential reaches over the XY pass's links, and whether it is worked
-    /// out for the pass now searched: a forcing chain from a source that cannot reach
-    /// its opposite finds nothing, so it is not searched.
+    /// What each potential reaches over the XY pass's links: a forcing chain from a
+    /// source that cannot reach its opposite finds nothing, so it is not searched.
     reach: Reach,
-    screening: bool,
-    screened: bool,
-    /// The potentials some link of the screened pass leads to: a cycle through a
-    /// start that nothing leads to cannot close.
+    /// The potentials some link of the XY pass leads to: a cycle through a start that
+    /// nothing leads to cannot close.
     entered: PotSet,
+    /// Whether the XY pass is screened by `reach` and `entered` (off only to test it).
+    screening: bool,
     /// The potentials of the board's candidates.
     active: Vec<u16>,
     /// Potentials expanded since the budget was last read.
@@ -193,9 +192,8 @@ impl Chains {
             x_made_for: [None; 9],
             x_best: [None; 9],
             reach: Reach::new(),
-            screening: true,
-            screened: false,
             entered: PotSet::new(),
+            screening: true,
             active: Vec::with_capacity(POTENTIALS),
             work: 0,
         }
@@ -483,7 +481,7 @@ impl Chains {
                 let mut at = 0;
                 for cell in self.holders[v].minus(lone).iter() {
                     let before = own.hint.is_some().then_some(own.key);
-                    self.search_start(b, cell, v, Pass::X, &mut own);
+                    self.search_start(b, cell, v, Pass::X, false, &mut own);
                     if own.hint.is_some() && Some(own.key) != before {
                         at = cell;
                     }
@@ -501,7 +499,8 @@ impl Chains {
         }
         for pass in [Pass::Y, Pass::XY] {
             self.next_pass();
-            if pass == Pass::XY && self.screening {
+            let screened = pass == Pass::XY && self.screening;
+            if screened {
                 self.screen(b, pass);
             }
             for cell in 0..81 {
@@ -509,11 +508,10 @@ impl Chains {
                     continue;
                 }
                 for v in bits(b.cands[cell]) {
-                    self.search_start(b, cell, v, pass, &mut best);
+                    self.search_start(b, cell, v, pass, screened, &mut best);
                 }
             }
         }
-        self.screened = false;
         best.hint
     }
 
@@ -538,7 +536,6 @@ impl Chains {
             .compute(&self.active, &self.table, &self.lengths, STRIDE);
         // The closure visits each potential once, as a search expanding it would.
         self.work += self.active.len() as u64;
-        self.screened = true;
     }
 
     /// A new pass: successor lists worked out before are stale.
@@ -550,8 +547,17 @@ impl Chains {
         }
     }
 
-    /// The cycles and forcing chains of `pass` from `v` on in `cell`, offered to `best`.
-    fn search_start(&mut self, b: &Board, cell: usize, v: usize, pass: Pass, best: &mut Best) {
+    /// The cycles and forcing chains of `pass` from `v` on in `cell`, offered to `best`;
+    /// when `screened`, only those [`Chains::screen`] leaves a chance of finding one.
+    fn search_start(
+        &mut self,
+        b: &Board,
+        cell: usize,
+        v: usize,
+        pass: Pass,
+        screened: bool,
+        best: &mut Best,
+    ) {
         let (cycle_t, chain_t, cycle_base, chain_base, kind) = match pass {
             Pass::X => (Technique::XCycle, Technique::ForcingXChain, 6.5, 6.6, 2),
             Pass::Y => (Technique::YCycle, Technique::ForcingXYChain, 6.5, 7.0, 3),
@@ -560,7 +566,7 @@ impl Chains {
         let start = pot(cell, v, true);
         self.nodes.clear();
         let reach = best.reach(cycle_base, kind);
-        let closable = !self.screened || self.entered.has(start);
+        let closable = !screened || self.entered.has(start);
         if (pass.x() || b.cands[cell].count_ones() == 2) && reach >= 4 && closable {
             self.cycles(b, start, pass, reach);
             for i in 0..self.found.len() {
@@ -575,7 +581,7 @@ impl Chains {
         }
         if pass.x() && best.reach(chain_base, kind) >= 2 {
             for source in [start, start ^ 1] {
-                if self.screened && !self.reach.reaches(source, source ^ 1) {
+                if screened && !self.reach.reaches(source, source ^ 1) {
                     continue;
                 }
                 self.nodes.clear();

@@ -203,16 +203,16 @@ impl Output {
             move |source| OutputError::Create { path: p, source }
         };
         let mut temp_file = None;
-        let (target, shown) = match path {
-            None => (Target::Stdout(io::stdout()), PathBuf::from("stdout")),
-            Some(p) if p == Path::new("-") => {
+        let (target, shown) = match (path, path.and_then(own_descriptor)) {
+            (None, _) => (Target::Stdout(io::stdout()), PathBuf::from("stdout")),
+            (Some(p), _) if p == Path::new("-") => {
                 (Target::Stdout(io::stdout()), PathBuf::from("stdout"))
             }
-            Some(p) if own_descriptor(p).is_some() => {
-                let file = open_descriptor(p).map_err(create_err(p))?;
+            (Some(p), Some(fd)) => {
+                let file = open_descriptor(fd, p).map_err(create_err(p))?;
                 (Target::Direct(file), p.to_path_buf())
             }
-            Some(p) => match fs::metadata(p) {
+            (Some(p), None) => match fs::metadata(p) {
                 Ok(meta) if meta.is_dir() => {
                     return Err(OutputError::Create {
                         path: p.to_path_buf(),
@@ -388,63 +388,55 @@ pub(crate) fn start_writeback(file: &File, at: u64, len: u64) {
 #[cfg(not(target_os = "linux"))]
 pub(crate) fn start_writeback(_: &File, _: u64, _: u64) {}
 
+/// The paths met following `path`'s symbolic links: `path` itself, then each link's
+/// target in turn (a bounded walk, as the kernel's, in case of a loop).
+fn link_chain(path: &Path) -> impl Iterator<Item = PathBuf> {
+    std::iter::successors(Some(path.to_path_buf()), |path| {
+        let target = fs::read_link(path).ok()?;
+        Some(match path.parent() {
+            Some(dir) if target.is_relative() => dir.join(target),
+            _ => target,
+        })
+    })
+    .take(41)
+}
+
 /// The file a path names once symbolic links are followed (a dangling link: the path
 /// it points at); the path itself when it is no link.
+fn through_links(path: &Path) -> PathBuf {
+    link_chain(path)
+        .last()
+        .unwrap_or_else(|| path.to_path_buf())
+}
+
 /// The descriptor of this process that `path` names, directly or through links:
 /// `/dev/stdout` (1), `/dev/stderr` (2), `/dev/fd/N`, `/proc/self/fd/N`.
 fn own_descriptor(path: &Path) -> Option<u32> {
-    let mut path = path.to_path_buf();
-    for _ in 0..40 {
-        let named = match path.to_str()? {
-            "/dev/stdout" => Some(1),
-            "/dev/stderr" => Some(2),
-            p => ["/dev/fd/", "/proc/self/fd/", "/proc/thread-self/fd/"]
-                .iter()
-                .find_map(|dir| p.strip_prefix(dir)?.parse().ok()),
-        };
-        if named.is_some() {
-            return named;
-        }
-        let target = fs::read_link(&path).ok()?;
-        path = match path.parent() {
-            Some(dir) if target.is_relative() => dir.join(target),
-            _ => target,
-        };
-    }
-    None
+    link_chain(path).find_map(|p| match p.to_str()? {
+        "/dev/stdout" => Some(1),
+        "/dev/stderr" => Some(2),
+        p => ["/dev/fd/", "/proc/self/fd/", "/proc/thread-self/fd/"]
+            .iter()
+            .find_map(|dir| p.strip_prefix(dir)?.parse().ok()),
+    })
 }
 
-/// Opens a path naming one of this process's descriptors ([`own_descriptor`]) so that
-/// writes go where that descriptor's go: stdout and stderr shared (their offset
+/// Opens `path`, which names this process's descriptor `fd` ([`own_descriptor`]), so
+/// that writes go where that descriptor's go: stdout and stderr shared (their offset
 /// too), any other opened anew for appending.
-fn open_descriptor(path: &Path) -> io::Result<File> {
+fn open_descriptor(fd: u32, path: &Path) -> io::Result<File> {
     #[cfg(unix)]
     {
         use std::os::fd::AsFd;
-        match own_descriptor(path) {
-            Some(1) => return io::stdout().as_fd().try_clone_to_owned().map(File::from),
-            Some(2) => return io::stderr().as_fd().try_clone_to_owned().map(File::from),
+        match fd {
+            1 => return io::stdout().as_fd().try_clone_to_owned().map(File::from),
+            2 => return io::stderr().as_fd().try_clone_to_owned().map(File::from),
             _ => {}
         }
     }
+    #[cfg(not(unix))]
+    let _ = fd;
     OpenOptions::new().append(true).open(path)
-}
-
-fn through_links(path: &Path) -> PathBuf {
-    let mut path = path.to_path_buf();
-    // A bounded walk, as the kernel's, in case of a loop.
-    for _ in 0..40 {
-        match fs::read_link(&path) {
-            Ok(target) => {
-                path = match path.parent() {
-                    Some(dir) if target.is_relative() => dir.join(target),
-                    _ => target,
-                }
-            }
-            Err(_) => break,
-        }
-    }
-    path
 }
 
 /// What a path names, to tell whether two paths are one file: the file's identity when
