@@ -156,6 +156,10 @@ pub struct Chains {
     /// The potentials some link of the XY pass leads to: a cycle through a start that
     /// nothing leads to cannot close.
     entered: PotSet,
+    /// For each component of `reach`, whether a cycle inside it could remove anything:
+    /// a cycle's potentials all lie in one component, and it removes a value only from
+    /// a cell that sees both an on and an off of that value on it.
+    removable: Vec<bool>,
     /// Whether the XY pass is screened by `reach` and `entered` (off only to test it).
     screening: bool,
     /// The potentials of the board's candidates.
@@ -193,6 +197,7 @@ impl Chains {
             x_best: [None; 9],
             reach: Reach::new(),
             entered: PotSet::new(),
+            removable: Vec::with_capacity(POTENTIALS),
             screening: true,
             active: Vec::with_capacity(POTENTIALS),
             work: 0,
@@ -534,6 +539,22 @@ impl Chains {
         }
         self.reach
             .compute(&self.active, &self.table, &self.lengths, STRIDE);
+        self.removable.clear();
+        for id in 0..self.reach.components() {
+            let members = self.reach.members(id);
+            // A cycle has at least four potentials.
+            let mut removable = false;
+            if members.len() >= 4 {
+                let mut seen = [[Cells::EMPTY; 9]; 2];
+                for &p in members {
+                    let side = &mut seen[is_on(p) as usize][value_of(p)];
+                    *side = side.or(PEER_SETS[cell_of(p)]);
+                }
+                removable =
+                    (0..9).any(|v| !seen[0][v].and(seen[1][v]).and(self.holders[v]).is_empty());
+            }
+            self.removable.push(removable);
+        }
         // The closure visits each potential once, as a search expanding it would.
         self.work += self.active.len() as u64;
     }
@@ -566,7 +587,8 @@ impl Chains {
         let start = pot(cell, v, true);
         self.nodes.clear();
         let reach = best.reach(cycle_base, kind);
-        let closable = !screened || self.entered.has(start);
+        let closable =
+            !screened || (self.entered.has(start) && self.removable[self.reach.component(start)]);
         if (pass.x() || b.cands[cell].count_ones() == 2) && reach >= 4 && closable {
             self.cycles(b, start, pass, reach);
             for i in 0..self.found.len() {
@@ -631,7 +653,8 @@ mod tests {
     #[test]
     fn screened_xy_pass_gives_what_every_search_gives_along_rating_paths() {
         // The XY pass skips forcing searches whose source cannot reach its opposite and
-        // cycles through starts nothing leads to; against the pass that runs them all,
+        // cycles through starts nothing leads to or whose component holds no cycle that
+        // could remove anything; against the pass that runs them all,
         // at every step of the rater's path through the hardest references.
         let mut screened = Chains::new();
         let mut every = Chains::new();

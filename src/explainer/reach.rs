@@ -30,6 +30,10 @@ pub struct Reach {
     /// For each component, the components it reaches (itself included).
     reaches: Vec<[u64; WORDS]>,
     components: usize,
+    /// The potentials of every component, each component's together, in the order
+    /// the components were completed; `bounds[id]..bounds[id + 1]` are component `id`'s.
+    members: Vec<u16>,
+    bounds: Vec<u32>,
 }
 
 impl Default for Reach {
@@ -49,6 +53,8 @@ impl Reach {
             calls: Vec::with_capacity(POTENTIALS),
             reaches: vec![[0; WORDS]; POTENTIALS],
             components: 0,
+            members: Vec::with_capacity(POTENTIALS),
+            bounds: Vec::with_capacity(POTENTIALS + 1),
         }
     }
 
@@ -57,6 +63,9 @@ impl Reach {
     pub fn compute(&mut self, nodes: &[u16], links: &[u16], lengths: &[u8], stride: usize) {
         self.index.fill(0);
         self.components = 0;
+        self.members.clear();
+        self.bounds.clear();
+        self.bounds.push(0);
         let mut visits = 0u32;
         for &root in nodes {
             if self.index[root as usize] != 0 {
@@ -126,7 +135,24 @@ impl Reach {
             }
         }
         self.reaches[id] = set;
+        self.members.extend_from_slice(&self.stack[from..]);
+        self.bounds.push(self.members.len() as u32);
         self.stack.truncate(from);
+    }
+
+    /// The number of components of the last computation.
+    pub fn components(&self) -> usize {
+        self.components
+    }
+
+    /// The component of `p` (one of the last computation's nodes).
+    pub fn component(&self, p: u16) -> usize {
+        self.component[p as usize] as usize
+    }
+
+    /// The potentials of component `id`.
+    pub fn members(&self, id: usize) -> &[u16] {
+        &self.members[self.bounds[id] as usize..self.bounds[id + 1] as usize]
     }
 
     /// True when `to` is reachable from `from` (both among the last computation's
