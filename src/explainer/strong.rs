@@ -316,6 +316,11 @@ struct Digit {
     victims: [u64; MAX_LINKS],
     /// The links of regions of each type.
     of_type: [u64; 3],
+    /// For each link, the links in regions after its own (links are numbered in
+    /// region order).
+    after: [u64; MAX_LINKS],
+    /// For each link, the links whose places meet none of its own.
+    disjoint: [u64; MAX_LINKS],
 }
 
 /// The most links one digit can have: two in each region.
@@ -331,6 +336,8 @@ impl Digit {
             joint: [[NO; 4]; MAX_LINKS * MAX_LINKS],
             victims: [0; MAX_LINKS],
             of_type: [0; 3],
+            after: [0; MAX_LINKS],
+            disjoint: [0; MAX_LINKS],
         }
     }
 
@@ -354,13 +361,19 @@ impl Digit {
                 self.of_type[region_type(region)] |= 1 << n;
                 self.links[n] = link;
                 self.victims[n] = 0;
+                self.disjoint[n] = 0;
                 n += 1;
+            }
+            for id in self.first[region] as usize..n {
+                // The links of later regions get the numbers from `n` on.
+                self.after[id] = !0 << n;
             }
         }
         for x in 0..n {
             for y in x + 1..n {
                 let (l, m) = (&self.links[x], &self.links[y]);
                 let outside = REGION_SETS[l.region].or(REGION_SETS[m.region]);
+                let apart = l.places.and(m.places).is_empty();
                 let mut joined = false;
                 let mut victims = false;
                 for g in 0..2 {
@@ -379,6 +392,10 @@ impl Digit {
                 if victims {
                     self.victims[x] |= 1 << y;
                     self.victims[y] |= 1 << x;
+                }
+                if apart {
+                    self.disjoint[x] |= 1 << y;
+                    self.disjoint[y] |= 1 << x;
                 }
             }
         }
@@ -565,14 +582,15 @@ fn orientations(d: &Digit, c: &Chosen, order: &[usize], best: &mut Best) {
 
 /// The choice of links for `seq` from depth `depth` on, each in a region after the
 /// previous one of its type and on cells no chosen link holds: `chosen` holds the
-/// numbers of the links chosen so far, `members` the same as bits.
+/// numbers of the links chosen so far, `members` the same as bits, and `free` the
+/// links whose places meet no chosen link's.
 fn choose(
     d: &Digit,
     seq: &[usize],
     depth: usize,
     chosen: &mut [u8; 4],
     members: u64,
-    used: Cells,
+    free: u64,
     best: &mut Best,
 ) {
     let n = seq.len();
@@ -583,42 +601,37 @@ fn choose(
         return;
     }
     let t = seq[depth];
-    let from = if depth > 0 && seq[depth - 1] == t {
-        d.links[chosen[depth - 1] as usize].region % 9 + 1
-    } else {
-        0
-    };
+    let mut candidates = d.of_type[t] & free;
+    if depth > 0 && seq[depth - 1] == t {
+        candidates &= d.after[chosen[depth - 1] as usize];
+    }
     // Links of the later positions' types: a chosen link that no other chosen link
-    // joins must be joined by one of those, or no chain goes through it.
+    // joins must be joined by one of those, or no chain goes through it; so must the
+    // link chosen here.
     let later = seq[depth + 1..].iter().fold(0u64, |m, &t| m | d.of_type[t]);
-    for idx in from..9 {
-        let region = t * 9 + idx;
-        let first = d.first[region] as usize;
-        for id in first..first + d.count[region] as usize {
-            let variant = &d.links[id];
-            if !variant.places.and(used).is_empty() {
-                continue;
-            }
-            let with = members | 1 << id;
-            let stranded = |l: &Link| l.joins & with == 0 && l.joins & later == 0;
-            if stranded(variant)
-                || chosen[..depth]
-                    .iter()
-                    .any(|&c| stranded(&d.links[c as usize]))
-            {
-                continue;
-            }
-            chosen[depth] = id as u8;
-            choose(
-                d,
-                seq,
-                depth + 1,
-                chosen,
-                with,
-                used.or(variant.places),
-                best,
-            );
+    let around = members | later;
+    for &c in &chosen[..depth] {
+        let joins = d.links[c as usize].joins;
+        if joins & around == 0 {
+            candidates &= joins;
         }
+    }
+    while candidates != 0 {
+        let id = candidates.trailing_zeros() as usize;
+        candidates &= candidates - 1;
+        if d.links[id].joins & around == 0 {
+            continue;
+        }
+        chosen[depth] = id as u8;
+        choose(
+            d,
+            seq,
+            depth + 1,
+            chosen,
+            members | 1 << id,
+            free & d.disjoint[id],
+            best,
+        );
     }
 }
 
@@ -697,7 +710,7 @@ impl StrongLinks {
                 sequences(n, &mut |seq| {
                     let mut best = Best::new(bank);
                     let mut chosen = [0u8; 4];
-                    choose(d, seq, 0, &mut chosen, 0, Cells::EMPTY, &mut best);
+                    choose(d, seq, 0, &mut chosen, 0, !0, &mut best);
                     results[at] = best;
                     at += 1;
                 });
