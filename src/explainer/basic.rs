@@ -2,7 +2,7 @@
 //! an intersection or a hidden set), intersections, subsets, fish and the two small
 //! wings. Each returns the first hint in Sukaku Explainer's emission order.
 
-use super::board::{bits, region_type, subsets, Board, Cells, PEERS, PEER_SETS};
+use super::board::{bits, region_type, subsets, Board, Cells, PEER_SETS};
 use super::board::{REGION_CELLS, REGION_SETS, SCAN_ORDER};
 use super::hint::{Hint, Technique};
 
@@ -403,21 +403,30 @@ pub fn each_fish(b: &Board, k: u32, f: Visit) {
 /// pincers among the pivot's peers, sharing the value z removed from their common peers.
 pub fn xy_wing(b: &Board, xyz: bool) -> Option<Hint> {
     let size = if xyz { 3 } else { 2 };
+    let bivalue = Cells((0..81).fold(0u128, |m, c| {
+        m | u128::from(b.cands[c].count_ones() == 2) << c
+    }));
     for pivot in 0..81 {
         let p = b.cands[pivot];
         if p.count_ones() != size {
             continue;
         }
-        for &c1 in &PEERS[pivot] {
-            let c1 = c1 as usize;
+        // The wings: bivalue peers sharing one value with the pivot (XY), or holding
+        // only its values (XYZ); peers in ascending order, as SE scans them.
+        let wings = PEER_SETS[pivot].and(bivalue);
+        for c1 in wings.iter() {
             let x = b.cands[c1];
-            if x.count_ones() != 2 {
+            let wing = if xyz {
+                x & !p == 0
+            } else {
+                (x & p).count_ones() == 1
+            };
+            if !wing {
                 continue;
             }
-            for &c2 in &PEERS[pivot] {
-                let c2 = c2 as usize;
+            for c2 in wings.iter() {
                 let y = b.cands[c2];
-                if c2 == c1 || y.count_ones() != 2 {
+                if c2 == c1 {
                     continue;
                 }
                 let fits = if xyz {
@@ -451,4 +460,76 @@ pub fn xy_wing(b: &Board, xyz: bool) -> Option<Hint> {
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::explainer::board::PEERS;
+    use crate::explainer::testing::{on_rating_paths, outcome};
+
+    /// XY- and XYZ-Wings by a plain scan: every pivot, then every two of its peers in
+    /// their listed order, with no mask taken first.
+    fn plain_xy_wing(b: &Board, xyz: bool) -> Option<Hint> {
+        let (t, rating) = if xyz {
+            (Technique::XYZWing, 4.4)
+        } else {
+            (Technique::XYWing, 4.2)
+        };
+        for pivot in 0..81 {
+            let p = b.cands[pivot];
+            if p.count_ones() != if xyz { 3 } else { 2 } {
+                continue;
+            }
+            for &c1 in &PEERS[pivot] {
+                for &c2 in &PEERS[pivot] {
+                    let (c1, c2) = (c1 as usize, c2 as usize);
+                    let (x, y) = (b.cands[c1], b.cands[c2]);
+                    if c1 == c2 || x.count_ones() != 2 || y.count_ones() != 2 {
+                        continue;
+                    }
+                    let shared = x & y;
+                    let fits = shared.count_ones() == 1
+                        && if xyz {
+                            x | y == p
+                        } else {
+                            x | y == p | shared && p & shared == 0
+                        };
+                    if !fits {
+                        continue;
+                    }
+                    let z = shared.trailing_zeros() as usize;
+                    let mut h = Hint::new(t, rating);
+                    for c in 0..81 {
+                        let sees_all = PEER_SETS[c1].has(c)
+                            && PEER_SETS[c2].has(c)
+                            && (!xyz || PEER_SETS[pivot].has(c));
+                        if sees_all && c != pivot {
+                            h.remove(b, c, z);
+                        }
+                    }
+                    if h.is_worth() {
+                        return Some(h);
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    #[test]
+    fn xy_wings_match_a_plain_scan_along_rating_paths() {
+        let mut found = 0;
+        let boards = on_rating_paths("se-reference-diabolical-600.txt", 60, |puzzle, b| {
+            for xyz in [false, true] {
+                let expected = outcome(plain_xy_wing(b, xyz));
+                found += usize::from(expected.is_some());
+                assert_eq!(outcome(xy_wing(b, xyz)), expected, "{puzzle} xyz {xyz}");
+            }
+        });
+        assert!(
+            boards > 1000 && found > 100,
+            "{boards} boards, {found} wings"
+        );
+    }
 }
