@@ -3,7 +3,7 @@
 //! wings. Each returns the first hint in Sukaku Explainer's emission order.
 
 use super::board::{bits, region_type, subsets, Board, Cells, PEER_SETS};
-use super::board::{REGION_CELLS, REGION_SETS, SCAN_ORDER};
+use super::board::{CELL_REGIONS, REGION_CELLS, REGION_SETS, SCAN_ORDER};
 use super::hint::{Hint, Technique};
 
 /// Full houses first (a region's last empty cell), then hidden singles.
@@ -49,8 +49,33 @@ pub fn naked_single(b: &Board) -> Option<Hint> {
 /// row, column to block, row to block.
 const LOCK_PAIRS: [(usize, usize); 4] = [(0, 2), (0, 1), (2, 0), (1, 0)];
 
+/// For each region, the other regions sharing a cell with it, as bits by number.
+static CROSSINGS: [u32; 27] = crossings();
+
+const fn crossings() -> [u32; 27] {
+    let mut t = [0u32; 27];
+    let mut a = 0;
+    while a < 27 {
+        let mut b = 0;
+        while b < 27 {
+            if a != b && REGION_SETS[a].and(REGION_SETS[b]).0 != 0 {
+                t[a] |= 1 << b;
+            }
+            b += 1;
+        }
+        a += 1;
+    }
+    t
+}
+
 fn crosses(a: usize, b: usize) -> bool {
-    a != b && !REGION_SETS[a].and(REGION_SETS[b]).is_empty()
+    CROSSINGS[a] >> b & 1 != 0
+}
+
+/// The region of type `t` holding every cell of `cells` (not empty), if any.
+fn holding_region(cells: Cells, t: usize) -> Option<usize> {
+    let r = CELL_REGIONS[cells.0.trailing_zeros() as usize][t] as usize;
+    cells.minus(REGION_SETS[r]).is_empty().then_some(r)
 }
 
 /// What a hint of the intersection, subset and fish rules rests on: the rule parents
@@ -112,10 +137,8 @@ fn direct_locking(b: &Board) -> Option<Hint> {
                 if p1.len() < 2 {
                     continue;
                 }
-                for r2 in tb * 9..tb * 9 + 9 {
-                    if !crosses(r1, r2) || !p1.minus(REGION_SETS[r2]).is_empty() {
-                        continue;
-                    }
+                // Regions of two types cross where they share a cell.
+                if let Some(r2) = holding_region(p1, tb) {
                     for r3 in ta * 9..ta * 9 + 9 {
                         if r3 == r1 || !crosses(r3, r2) {
                             continue;
@@ -149,10 +172,7 @@ pub fn each_locking(b: &Board, f: Visit) {
                 if p1.len() < 2 {
                     continue;
                 }
-                for r2 in tb * 9..tb * 9 + 9 {
-                    if !crosses(r1, r2) || !p1.minus(REGION_SETS[r2]).is_empty() {
-                        continue;
-                    }
+                if let Some(r2) = holding_region(p1, tb) {
                     let victims = REGION_SETS[r2].and(holders[v]).minus(REGION_SETS[r1]);
                     if victims.is_empty() {
                         continue;
@@ -515,6 +535,78 @@ mod tests {
             }
         }
         None
+    }
+
+    /// Pointing and claiming by a plain scan: every two regions of the pair's types
+    /// that share a cell, the first that confines a value and leaves something to do.
+    fn plain_locking(b: &Board, direct: bool) -> Option<Hint> {
+        let share = |a: usize, c: usize| a != c && !REGION_SETS[a].and(REGION_SETS[c]).is_empty();
+        let holders = b.holders();
+        for (ta, tb) in LOCK_PAIRS {
+            for v in 0..9 {
+                for r1 in ta * 9..ta * 9 + 9 {
+                    let p1 = REGION_SETS[r1].and(holders[v]);
+                    for r2 in tb * 9..tb * 9 + 9 {
+                        if p1.len() < 2 || !share(r1, r2) || !p1.minus(REGION_SETS[r2]).is_empty() {
+                            continue;
+                        }
+                        if direct {
+                            for r3 in (ta * 9..ta * 9 + 9).filter(|&r3| r3 != r1 && share(r3, r2)) {
+                                let p3 = REGION_SETS[r3].and(holders[v]);
+                                let outside = p3.minus(REGION_SETS[r2]);
+                                if p3.len() > 1 && outside.len() == 1 {
+                                    let (t, rating) = if ta == 0 {
+                                        (Technique::DirectPointing, 1.7)
+                                    } else {
+                                        (Technique::DirectClaiming, 1.9)
+                                    };
+                                    let cell = outside.iter().next().unwrap_or(0);
+                                    return Some(Hint::placing(t, rating, cell, v + 1));
+                                }
+                            }
+                            continue;
+                        }
+                        let (t, rating) = if tb == 0 {
+                            (Technique::Claiming, 2.8)
+                        } else {
+                            (Technique::Pointing, 2.6)
+                        };
+                        let mut h = Hint::new(t, rating);
+                        for c in REGION_SETS[r2]
+                            .and(holders[v])
+                            .minus(REGION_SETS[r1])
+                            .iter()
+                        {
+                            h.remove(b, c, v);
+                        }
+                        if h.is_worth() {
+                            return Some(h);
+                        }
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    #[test]
+    fn locking_matches_a_plain_scan_along_rating_paths() {
+        let mut found = 0;
+        let boards = on_rating_paths("se-reference-diabolical-600.txt", 60, |puzzle, b| {
+            for direct in [false, true] {
+                let expected = outcome(plain_locking(b, direct));
+                found += usize::from(expected.is_some());
+                assert_eq!(
+                    outcome(locking(b, direct)),
+                    expected,
+                    "{puzzle} direct {direct}"
+                );
+            }
+        });
+        assert!(
+            boards > 1000 && found > 300,
+            "{boards} boards, {found} lockings"
+        );
     }
 
     #[test]
