@@ -22,6 +22,8 @@ const NONE: u32 = u32::MAX;
 #[derive(Clone, Copy, Debug)]
 struct Node {
     pot: u16,
+    /// Links from the root.
+    depth: u16,
     parent: u32,
     bloom: u64,
 }
@@ -205,12 +207,16 @@ impl Chains {
     }
 
     fn push(&mut self, pot: u16, parent: u32) -> u32 {
-        let above = match parent {
-            NONE => 0,
-            n => self.nodes[n as usize].bloom,
+        let (above, depth) = match parent {
+            NONE => (0, 0),
+            n => {
+                let up = self.nodes[n as usize];
+                (up.bloom, up.depth + 1)
+            }
         };
         self.nodes.push(Node {
             pot,
+            depth,
             parent,
             bloom: above | bloom_bit(pot),
         });
@@ -366,8 +372,16 @@ impl Chains {
     }
 
     /// A forcing chain from `source` (on or off): what it implies, ons before offs,
-    /// until the source's opposite is reached; that chain's end goes to `found`.
-    fn forcing(&mut self, b: &Board, source: u16, pass: Pass) {
+    /// until the source's opposite is reached; that chain's end goes to `found`. The
+    /// search gives up once no chain of at most `limit` potentials can be found.
+    ///
+    /// Both queues rise in depth (ons are made by offs and offs by ons, each queue in
+    /// the order of the other's expansions), and a chain ending at a link of a node
+    /// `d` links deep has `d + 2` potentials, all different (each potential enters the
+    /// search once, and the opposite ends it). So when both heads are too deep, every
+    /// chain the search could still find is too long: it would be the first found,
+    /// and rejected, so stopping there changes nothing but the work.
+    fn forcing(&mut self, b: &Board, source: u16, pass: Pass, limit: usize) {
         self.found.clear();
         self.seen_on.clear();
         self.seen_off.clear();
@@ -383,7 +397,18 @@ impl Chains {
             self.pending_off.push(s);
         }
         let (mut on_head, mut off_head) = (0, 0);
+        let deepest = limit.saturating_sub(2).min(u16::MAX as usize) as u16;
+        let too_deep = |queue: &[u32], head: usize, nodes: &[Node]| {
+            queue
+                .get(head)
+                .is_none_or(|&n| nodes[n as usize].depth > deepest)
+        };
         while on_head < self.pending_on.len() || off_head < self.pending_off.len() {
+            if too_deep(&self.pending_on, on_head, &self.nodes)
+                && too_deep(&self.pending_off, off_head, &self.nodes)
+            {
+                return;
+            }
             self.work += 1;
             if on_head < self.pending_on.len() {
                 let n = self.pending_on[on_head];
@@ -607,7 +632,15 @@ impl Chains {
                     continue;
                 }
                 self.nodes.clear();
-                self.forcing(b, source, pass);
+                // Cut in the screened pass only, which the test below checks against
+                // the uncut one (the X pass's forcing searches, measured on the
+                // diabolical sample, never run with a best found).
+                let limit = if screened {
+                    best.reach(chain_base, kind)
+                } else {
+                    usize::MAX
+                };
+                self.forcing(b, source, pass, limit);
                 if let Some(&end) = self.found.first() {
                     let complexity = self.complexity(end);
                     let rating = chain_base + length_bonus(complexity);
@@ -631,6 +664,61 @@ mod tests {
     use crate::explainer::testing::{on_rating_paths, outcome};
 
     #[test]
+    fn a_forcing_search_limited_to_its_chains_length_finds_it_and_one_shorter_nothing() {
+        // The cut-off at `limit` potentials, at its edge: every XY-pass forcing search
+        // from every candidate at every step of ten hard references' rating paths.
+        let mut chains = Chains::new();
+        let (mut searched, mut chained, mut stopped) = (0, 0, 0);
+        on_rating_paths("se-reference-hard-300.txt", 10, |puzzle, b| {
+            chains.holders = b.holders();
+            chains.next_pass();
+            for cell in (0..81).filter(|&c| b.cands[c].count_ones() >= 2) {
+                for v in bits(b.cands[cell]) {
+                    for source in [pot(cell, v, true), pot(cell, v, false)] {
+                        let mut found = |limit| {
+                            chains.nodes.clear();
+                            chains.forcing(b, source, Pass::XY, limit);
+                            let end = chains.found.first().copied();
+                            let chain = end.map(|e| (e, chains.complexity(e)));
+                            chain.map(|(e, c)| (chains.nodes[..=e as usize].to_vec(), c))
+                        };
+                        searched += 1;
+                        let Some((nodes, length)) = found(usize::MAX) else {
+                            continue;
+                        };
+                        chained += 1;
+                        // A cut search is the uncut one stopped early: at the chain's
+                        // length it still finds it; below, it finds it (to be rejected)
+                        // or nothing, and at some length nothing.
+                        let same = |got: &(Vec<Node>, usize)| {
+                            got.1 == length
+                                && got.0.len() == nodes.len()
+                                && got
+                                    .0
+                                    .iter()
+                                    .zip(&nodes)
+                                    .all(|(a, b)| a.pot == b.pot && a.parent == b.parent)
+                        };
+                        let at = found(length).expect("found at its own length");
+                        assert!(same(&at), "{puzzle}: {source}");
+                        for limit in [length - 1, length / 2, 2] {
+                            if let Some(got) = found(limit) {
+                                assert!(same(&got), "{puzzle}: {source} limit {limit}");
+                            } else {
+                                stopped += 1;
+                            }
+                        }
+                    }
+                }
+            }
+        });
+        assert!(
+            searched > 10_000 && chained > 1_000 && stopped > 1_000,
+            "{searched} searches, {chained} chains, {stopped} stopped"
+        );
+    }
+
+    #[test]
     fn kept_x_pass_results_give_what_a_fresh_search_gives_along_rating_paths() {
         // X-pass results kept from board to board and puzzle to puzzle against a fresh
         // search at every step of the rater's own path, on the hardest references
@@ -652,7 +740,8 @@ mod tests {
 
     #[test]
     fn screened_xy_pass_gives_what_every_search_gives_along_rating_paths() {
-        // The XY pass skips forcing searches whose source cannot reach its opposite and
+        // The XY pass skips forcing searches whose source cannot reach its opposite,
+        // stops those that can no longer find a chain short enough to be kept, and skips
         // cycles through starts nothing leads to or whose component holds no cycle that
         // could remove anything; against the pass that runs them all,
         // at every step of the rater's path through the hardest references.
