@@ -18,6 +18,9 @@ struct Loops<'a> {
     b: &'a Board,
     pair: u16,
     path: [usize; MAX_LOOP],
+    /// The cells a path may still enter: holding the pair (and something else, or
+    /// after the start), not on the path.
+    open: Cells,
     best: Option<(f64, u8, Hint)>,
 }
 
@@ -51,24 +54,27 @@ impl Loops<'_> {
             }
         }
         let cur = self.path[len - 1];
+        let start = self.path[0];
         for t in 0..3 {
             if t == last {
                 continue;
             }
             let region = CELL_REGIONS[cur][t] as usize;
-            for &c in &REGION_CELLS[region] {
-                let c = c as usize;
-                let cands = self.b.cands[c];
-                if c == cur || cands & self.pair != self.pair {
+            // Loops through a lower cell holding the pair alone were found from there,
+            // first: the path leaves those out, and closes on the start in its place
+            // in the region's ascending order.
+            let closes = cur != start && len >= 4;
+            let ends = if closes {
+                Cells::EMPTY.with(start)
+            } else {
+                Cells::EMPTY
+            };
+            for c in REGION_SETS[region].and(self.open.or(ends)).iter() {
+                if c == start {
+                    self.found(len);
                     continue;
                 }
-                if c == self.path[0] {
-                    if len >= 4 {
-                        self.found(len);
-                    }
-                    continue;
-                }
-                if self.path[..len].contains(&c) || len == MAX_LOOP {
+                if len == MAX_LOOP {
                     continue;
                 }
                 let here = region_bits(c);
@@ -77,11 +83,14 @@ impl Loops<'_> {
                 }
                 let mut next = sides;
                 next[len % 2] |= here;
+                let cands = self.b.cands[c];
                 let ex = cands & !self.pair;
                 let union = extras | ex;
                 if ex == 0 || union.count_ones() == 1 || extra_cells < 2 {
                     self.path[len] = c;
+                    self.open = self.open.minus(Cells::EMPTY.with(c));
                     self.search(len + 1, t, union, extra_cells + (ex != 0) as u32, next);
+                    self.open = self.open.with(c);
                 }
             }
         }
@@ -280,10 +289,17 @@ fn hidden_type3(
 
 /// The lowest unique rectangle or loop, if any.
 pub fn unique_loops(b: &Board) -> Option<Hint> {
+    loops_from(b, false)
+}
+
+/// [`unique_loops`]; with `every_path`, paths from each start also run through the
+/// lower cells holding the pair alone (finding again the loops found from those).
+fn loops_from(b: &Board, every_path: bool) -> Option<Hint> {
     let mut loops = Loops {
         b,
         pair: 0,
         path: [0; MAX_LOOP],
+        open: Cells::EMPTY,
         best: None,
     };
     for s in 0..81 {
@@ -292,6 +308,12 @@ pub fn unique_loops(b: &Board) -> Option<Hint> {
         }
         loops.pair = b.cands[s];
         loops.path[0] = s;
+        let pair = loops.pair;
+        loops.open = Cells((0..81).fold(0u128, |m, c| {
+            let enters =
+                b.cands[c] & pair == pair && c != s && (every_path || c > s || b.cands[c] != pair);
+            m | u128::from(enters) << c
+        }));
         loops.search(1, 3, 0, 0, [region_bits(s), 0]);
     }
     loops.best.map(|(_, _, h)| h)
@@ -456,4 +478,26 @@ fn bug_type3(b: &Board, bug_cells: Cells, bug_values: u16) -> Option<Hint> {
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::explainer::testing::{on_rating_paths, outcome};
+
+    #[test]
+    fn loops_found_once_give_what_every_path_gives_along_rating_paths() {
+        // Paths that leave out the lower cells holding the pair alone against paths
+        // through every cell holding it, at every step of the rater's path.
+        let mut found = 0;
+        let boards = on_rating_paths("se-reference-diabolical-600.txt", 80, |puzzle, b| {
+            let expected = outcome(loops_from(b, true));
+            found += usize::from(expected.is_some());
+            assert_eq!(outcome(unique_loops(b)), expected, "{puzzle}");
+        });
+        assert!(
+            boards > 2000 && found > 50,
+            "{boards} boards, {found} loops"
+        );
+    }
 }
