@@ -496,45 +496,65 @@ fn evaluate(d: &Digit, chosen: &[u8], best: &mut Best) {
     });
     // An ordering whose neighbours cannot join in any orientation gives no chain.
     let joins = |order: &[usize]| order.windows(2).all(|w| adjacent[w[0]] >> w[1] & 1 != 0);
-    let mut a = [0usize; 4];
-    let mut p = [0usize; 5];
-    for i in 0..n {
-        a[i] = i;
+    let (orders, count) = &ORDERS[n - 2];
+    for order in &orders[..*count] {
+        let order = &order[..n];
+        if joins(order) {
+            orientations(d, &c, order, best);
+        }
     }
-    for (i, x) in p.iter_mut().enumerate() {
-        *x = i;
+}
+
+/// For 2, 3 and 4 links, the orderings tried: every permutation in QuickPerm order
+/// that is not after its own reverse (a chain read backwards is the same chain), and
+/// how many.
+static ORDERS: [([[usize; 4]; 24], usize); 3] = [orders(2), orders(3), orders(4)];
+
+const fn orders(n: usize) -> ([[usize; 4]; 24], usize) {
+    /// True when `a[..n]` is not after its reverse.
+    const fn kept(a: &[usize; 4], n: usize) -> bool {
+        let mut k = 0;
+        while k < n {
+            let (x, y) = (a[k], a[n - 1 - k]);
+            if x != y {
+                return x < y;
+            }
+            k += 1;
+        }
+        true
     }
+    let mut out = [[0usize; 4]; 24];
+    let mut count = 0;
+    let mut a = [0usize, 1, 2, 3];
+    let mut p = [0usize, 1, 2, 3, 4];
     let mut i = 1;
     loop {
-        let mut rev = [0usize; 4];
-        for k in 0..n {
-            rev[k] = a[n - 1 - k];
-        }
-        if a[..n] <= rev[..n] && joins(&a[..n]) {
-            orientations(d, &c, &a[..n], best);
+        if kept(&a, n) {
+            out[count] = a;
+            count += 1;
         }
         if i >= n {
             break;
         }
         p[i] -= 1;
         let j = if i % 2 == 1 { p[i] } else { 0 };
-        a.swap(j, i);
+        let t = a[j];
+        a[j] = a[i];
+        a[i] = t;
         i = 1;
         while i < n && p[i] == 0 {
             p[i] = i;
             i += 1;
         }
         if i >= n {
-            let mut rev = [0usize; 4];
-            for k in 0..n {
-                rev[k] = a[n - 1 - k];
-            }
-            if a[..n] <= rev[..n] && joins(&a[..n]) {
-                orientations(d, &c, &a[..n], best);
+            if kept(&a, n) {
+                out[count] = a;
+                count += 1;
             }
             break;
         }
     }
+    (out, count)
 }
 
 fn orientations(d: &Digit, c: &Chosen, order: &[usize], best: &mut Best) {
@@ -738,6 +758,28 @@ impl StrongLinks {
 mod tests {
     use super::*;
     use crate::explainer::testing::{on_rating_paths, outcome};
+
+    #[test]
+    fn orderings_are_each_chain_once() {
+        // Every permutation of n links is kept either as itself or as its reverse,
+        // never both and never twice.
+        for n in 2..=4 {
+            let (orders, count) = &ORDERS[n - 2];
+            let kept = &orders[..*count];
+            let factorial: usize = (1..=n).product();
+            assert_eq!(kept.len(), factorial / 2, "{n} links");
+            for (i, o) in kept.iter().enumerate() {
+                let mut seen = [false; 4];
+                for &x in &o[..n] {
+                    assert!(x < n && !seen[x], "{n} links: {o:?}");
+                    seen[x] = true;
+                }
+                let reverse: Vec<usize> = o[..n].iter().rev().copied().collect();
+                assert!(o[..n] < reverse[..], "{n} links: {o:?}");
+                assert!(!kept[..i].contains(o), "{n} links: {o:?} twice");
+            }
+        }
+    }
 
     #[test]
     fn kept_results_give_what_a_fresh_search_gives_along_rating_paths() {
