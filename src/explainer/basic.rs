@@ -227,19 +227,20 @@ fn hidden_positions(b: &Board, r: usize, k: u32, direct: bool) -> Option<[u16; 9
 }
 
 /// The union of the positions of values `vs` when it has exactly k positions and each
-/// value at least two (`wide`: the values with two or more).
-fn hidden_union(pos: &[u16; 9], wide: u16, vs: u16, k: u32) -> Option<u16> {
-    if vs & !wide != 0 {
+/// value two to k (`fits`: the values with two to k).
+fn hidden_union(pos: &[u16; 9], fits: u16, vs: u16, k: u32) -> Option<u16> {
+    if vs & !fits != 0 {
         return None;
     }
     let union = bits(vs).fold(0, |u, v| u | pos[v]);
     (union.count_ones() == k).then_some(union)
 }
 
-/// The values with two or more positions.
-fn wide(pos: &[u16; 9]) -> u16 {
+/// The values with two to k positions: a value with more cannot be in a set of k
+/// values on k cells.
+fn fitting(pos: &[u16; 9], k: u32) -> u16 {
     (0..9)
-        .filter(|&v| pos[v].count_ones() >= 2)
+        .filter(|&v| (2..=k).contains(&pos[v].count_ones()))
         .fold(0, |m, v| m | 1 << v)
 }
 
@@ -249,9 +250,12 @@ fn direct_hidden_set(b: &Board, k: u32) -> Option<Hint> {
         let Some(pos) = hidden_positions(b, r, k, true) else {
             continue;
         };
-        let wide = wide(&pos);
+        let fits = fitting(&pos, k);
+        if fits.count_ones() < k {
+            continue;
+        }
         for vs in subsets(k, 9) {
-            let Some(union) = hidden_union(&pos, wide, vs, k) else {
+            let Some(union) = hidden_union(&pos, fits, vs, k) else {
                 continue;
             };
             for v in (0..9).filter(|v| vs >> v & 1 == 0) {
@@ -278,9 +282,12 @@ pub fn each_hidden_set(b: &Board, k: u32, f: Visit) {
         let Some(pos) = hidden_positions(b, r, k, false) else {
             continue;
         };
-        let wide = wide(&pos);
+        let fits = fitting(&pos, k);
+        if fits.count_ones() < k {
+            continue;
+        }
         for vs in subsets(k, 9) {
-            let Some(union) = hidden_union(&pos, wide, vs, k) else {
+            let Some(union) = hidden_union(&pos, fits, vs, k) else {
                 continue;
             };
             let (t, rating) = match k {
@@ -320,11 +327,16 @@ pub fn each_naked_set(b: &Board, k: u32, f: Visit) {
             continue;
         }
         let cells = &REGION_CELLS[r];
-        let wide = (0..9)
-            .filter(|&i| b.cands[cells[i] as usize].count_ones() >= 2)
+        // The cells with two to k candidates: a cell with more cannot be in a set of
+        // k cells holding k values.
+        let fits = (0..9)
+            .filter(|&i| (2..=k).contains(&b.cands[cells[i] as usize].count_ones()))
             .fold(0u16, |m, i| m | 1 << i);
+        if fits.count_ones() < k {
+            continue;
+        }
         for ps in subsets(k, 9) {
-            if ps & !wide != 0 {
+            if ps & !fits != 0 {
                 continue;
             }
             let union = bits(ps).fold(0, |u, i| u | b.cands[cells[i] as usize]);
@@ -372,18 +384,27 @@ pub fn each_fish(b: &Board, k: u32, f: Visit) {
             pos[1][v][col] |= 1 << row;
         }
     }
-    let mut wide = [[0u16; 9]; 2];
+    // The lines where a value has two to k places (a base line with more cannot be
+    // covered by k lines), and the values with k such lines of each type.
+    let mut fits = [[0u16; 9]; 2];
+    let mut values = [0u16; 2];
     for t in 0..2 {
         for v in 0..9 {
-            wide[t][v] = (0..9)
-                .filter(|&l| pos[t][v][l].count_ones() >= 2)
+            fits[t][v] = (0..9)
+                .filter(|&l| (2..=k).contains(&pos[t][v][l].count_ones()))
                 .fold(0, |m, l| m | 1 << l);
+            if placed[v] + 2 * k <= 9 && fits[t][v].count_ones() >= k {
+                values[t] |= 1 << v;
+            }
         }
     }
     for (base, cover) in [(2, 1), (1, 2)] {
+        if values[base - 1] == 0 {
+            continue;
+        }
         for lines in subsets(k, 9) {
-            for v in 0..9 {
-                if placed[v] + 2 * k > 9 || lines & !wide[base - 1][v] != 0 {
+            for v in bits(values[base - 1]) {
+                if lines & !fits[base - 1][v] != 0 {
                     continue;
                 }
                 let union = bits(lines).fold(0u16, |u, l| u | pos[base - 1][v][l]);
@@ -587,6 +608,176 @@ mod tests {
             }
         }
         None
+    }
+
+    /// Hidden sets by a plain scan: every k values of every region with room for them,
+    /// each with two or more places, on k places between them.
+    fn plain_hidden_set(b: &Board, k: u32, direct: bool) -> Option<Hint> {
+        for &r in &SCAN_ORDER {
+            let r = r as usize;
+            let room = if direct { k } else { 2 * k };
+            if b.empties(r) <= room {
+                continue;
+            }
+            let places = |v: usize| {
+                (0..9).fold(0u16, |m, i| {
+                    m | u16::from(b.cands[REGION_CELLS[r][i] as usize] >> v & 1 != 0) << i
+                })
+            };
+            for vs in subsets(k, 9) {
+                if bits(vs).any(|v| places(v).count_ones() < 2) {
+                    continue;
+                }
+                let union = bits(vs).fold(0, |u, v| u | places(v));
+                if union.count_ones() != k {
+                    continue;
+                }
+                if direct {
+                    for v in (0..9).filter(|v| vs >> v & 1 == 0) {
+                        let outside = places(v) & !union;
+                        if places(v).count_ones() > 1 && outside.count_ones() == 1 {
+                            let (t, rating) = if k == 2 {
+                                (Technique::DirectHiddenPair, 2.0)
+                            } else {
+                                (Technique::DirectHiddenTriplet, 2.5)
+                            };
+                            let cell = REGION_CELLS[r][outside.trailing_zeros() as usize];
+                            return Some(Hint::placing(t, rating, cell as usize, v + 1));
+                        }
+                    }
+                    continue;
+                }
+                let t = [
+                    Technique::HiddenPair,
+                    Technique::HiddenTriplet,
+                    Technique::HiddenQuad,
+                ];
+                let mut h = Hint::new(t[k as usize - 2], [3.4, 4.0, 5.4][k as usize - 2]);
+                for i in bits(union) {
+                    let c = REGION_CELLS[r][i] as usize;
+                    h.elims[c] = b.cands[c] & !vs;
+                }
+                if h.is_worth() {
+                    return Some(h);
+                }
+            }
+        }
+        None
+    }
+
+    /// Naked sets by a plain scan: every k cells of every region with room for them,
+    /// each with two or more candidates, holding k values between them.
+    fn plain_naked_set(b: &Board, k: u32) -> Option<Hint> {
+        for &r in &SCAN_ORDER {
+            let cells = &REGION_CELLS[r as usize];
+            if b.empties(r as usize) < 2 * k {
+                continue;
+            }
+            for ps in subsets(k, 9) {
+                if bits(ps).any(|i| b.cands[cells[i] as usize].count_ones() < 2) {
+                    continue;
+                }
+                let union = bits(ps).fold(0, |u, i| u | b.cands[cells[i] as usize]);
+                if union.count_ones() != k {
+                    continue;
+                }
+                let t = [
+                    Technique::NakedPair,
+                    Technique::NakedTriplet,
+                    Technique::NakedQuad,
+                ];
+                let mut h = Hint::new(t[k as usize - 2], [3.0, 3.6, 5.0][k as usize - 2]);
+                for i in (0..9).filter(|i| ps >> i & 1 == 0) {
+                    let c = cells[i] as usize;
+                    h.elims[c] = b.cands[c] & union;
+                }
+                if h.is_worth() {
+                    return Some(h);
+                }
+            }
+        }
+        None
+    }
+
+    /// Fish by a plain scan: every k base lines (columns, then rows) and value, each
+    /// line with two or more places of it, on k cover lines between them.
+    fn plain_fish(b: &Board, k: u32) -> Option<Hint> {
+        for (base, cover) in [(2, 1), (1, 2)] {
+            for lines in subsets(k, 9) {
+                for v in 0..9 {
+                    let placed = b.value.iter().filter(|&&x| x as usize == v + 1).count();
+                    if placed + 2 * k as usize > 9 {
+                        continue;
+                    }
+                    let places = |l: usize| {
+                        let line = REGION_SETS[base * 9 + l];
+                        (0..9).fold(0u16, |m, i| {
+                            let on = !REGION_SETS[cover * 9 + i].and(line).is_empty()
+                                && REGION_SETS[cover * 9 + i]
+                                    .and(line)
+                                    .iter()
+                                    .any(|c| b.cands[c] >> v & 1 != 0);
+                            m | u16::from(on) << i
+                        })
+                    };
+                    if bits(lines).any(|l| places(l).count_ones() < 2) {
+                        continue;
+                    }
+                    let union = bits(lines).fold(0, |u, l| u | places(l));
+                    if union.count_ones() != k {
+                        continue;
+                    }
+                    let t = [Technique::XWing, Technique::Swordfish, Technique::Jellyfish];
+                    let mut h = Hint::new(t[k as usize - 2], [3.2, 3.8, 5.2][k as usize - 2]);
+                    let base_cells =
+                        bits(lines).fold(Cells::EMPTY, |s, l| s.or(REGION_SETS[base * 9 + l]));
+                    for i in bits(union) {
+                        for c in REGION_SETS[cover * 9 + i].minus(base_cells).iter() {
+                            h.remove(b, c, v);
+                        }
+                    }
+                    if h.is_worth() {
+                        return Some(h);
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    #[test]
+    fn sets_and_fish_match_a_plain_scan_along_rating_paths() {
+        let mut found = [0; 4];
+        let boards = on_rating_paths("se-reference-diabolical-600.txt", 40, |puzzle, b| {
+            for k in 2..=4 {
+                let hidden = outcome(plain_hidden_set(b, k, false));
+                let naked = outcome(plain_naked_set(b, k));
+                let fish_k = outcome(plain_fish(b, k));
+                found[0] += usize::from(hidden.is_some());
+                found[1] += usize::from(naked.is_some());
+                found[2] += usize::from(fish_k.is_some());
+                assert_eq!(
+                    outcome(hidden_set(b, k, false)),
+                    hidden,
+                    "{puzzle} hidden {k}"
+                );
+                assert_eq!(outcome(naked_set(b, k)), naked, "{puzzle} naked {k}");
+                assert_eq!(outcome(fish(b, k)), fish_k, "{puzzle} fish {k}");
+                if k < 4 {
+                    let direct = outcome(plain_hidden_set(b, k, true));
+                    found[3] += usize::from(direct.is_some());
+                    assert_eq!(
+                        outcome(hidden_set(b, k, true)),
+                        direct,
+                        "{puzzle} direct {k}"
+                    );
+                }
+            }
+        });
+        assert!(
+            boards > 1000 && found.iter().all(|&n| n > 30),
+            "{boards} boards, found {found:?} (hidden, naked, fish, direct hidden)"
+        );
     }
 
     #[test]
