@@ -212,7 +212,9 @@ impl Hint {
 
     /// True when it removes something (Sukaku Explainer's `isWorth`).
     pub fn is_worth(&self) -> bool {
-        self.place.is_some() || self.elims.iter().any(|&m| m != 0)
+        // An OR of every cell rather than a search for the first: most hints asked
+        // remove nothing, and the OR runs without a branch per cell.
+        self.place.is_some() || self.elims.iter().fold(0, |all, &m| all | m) != 0
     }
 
     /// Applies it: eliminations first, then the placement.
