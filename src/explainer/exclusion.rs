@@ -36,24 +36,29 @@ pub fn aligned_pair(b: &Board) -> Option<Hint> {
                 continue;
             }
             let sees = PEER_SETS[c1].has(c2);
+            // A bivalue excluder empties when the two cells take its two values:
+            // for each value, the values its excluders pair it with.
+            let mut partners = [0u16; 9];
+            for e in excluders.iter() {
+                let pair = b.cands[e];
+                for v in bits(pair) {
+                    partners[v] |= pair & !(1 << v);
+                }
+            }
             let (mut keep1, mut keep2) = (0u16, 0u16);
             for v1 in bits(b.cands[c1]) {
                 for v2 in bits(b.cands[c2]) {
-                    if v1 == v2 && sees {
-                        continue;
-                    }
-                    let pair = 1 << v1 | 1 << v2;
-                    if excluders.iter().any(|e| b.cands[e] & !pair == 0) {
+                    if (v1 == v2 && sees) || partners[v1] >> v2 & 1 != 0 {
                         continue;
                     }
                     keep1 |= 1 << v1;
                     keep2 |= 1 << v2;
                 }
             }
-            let mut h = Hint::new(Technique::AlignedPairExclusion, 6.2);
-            h.elims[c1] = b.cands[c1] & !keep1;
-            h.elims[c2] = b.cands[c2] & !keep2;
-            if h.is_worth() {
+            if keep1 != b.cands[c1] || keep2 != b.cands[c2] {
+                let mut h = Hint::new(Technique::AlignedPairExclusion, 6.2);
+                h.elims[c1] = b.cands[c1] & !keep1;
+                h.elims[c2] = b.cands[c2] & !keep2;
                 return Some(h);
             }
         }
@@ -137,9 +142,76 @@ fn triplet(b: &Board, cells: [usize; 3], common: Cells) -> Option<Hint> {
             }
         }
     }
+    if (0..3).all(|k| keep[k] == b.cands[cells[k]]) {
+        return None;
+    }
     let mut h = Hint::new(Technique::AlignedTripletExclusion, 7.5);
     for (k, &c) in cells.iter().enumerate() {
         h.elims[c] |= b.cands[c] & !keep[k];
     }
-    h.is_worth().then_some(h)
+    Some(h)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::explainer::testing::{on_rating_paths, outcome};
+
+    /// Aligned pair exclusion by a plain scan: the same base cells and order, each
+    /// combination of values tested against every excluder's candidates.
+    fn plain_aligned_pair(b: &Board) -> Option<Hint> {
+        let count = |c: usize| b.cands[c].count_ones();
+        let base: Vec<usize> = (0..81)
+            .filter(|&c| {
+                count(c) >= 2
+                    && PEER_SETS[c].iter().all(|p| count(p) != 1)
+                    && PEER_SETS[c].iter().any(|p| count(p) == 2)
+            })
+            .collect();
+        for j in 1..base.len() {
+            for i in 0..j {
+                let (c1, c2) = (base[i], base[j]);
+                let excluders: Vec<usize> = (0..81)
+                    .filter(|&e| PEER_SETS[c1].has(e) && PEER_SETS[c2].has(e) && count(e) == 2)
+                    .collect();
+                if excluders.len() < 2 {
+                    continue;
+                }
+                let (mut keep1, mut keep2) = (0u16, 0u16);
+                for v1 in bits(b.cands[c1]) {
+                    for v2 in bits(b.cands[c2]) {
+                        let clash = v1 == v2 && PEER_SETS[c1].has(c2);
+                        let emptied = excluders
+                            .iter()
+                            .any(|&e| b.cands[e] & !(1 << v1 | 1 << v2) == 0);
+                        if !clash && !emptied {
+                            keep1 |= 1 << v1;
+                            keep2 |= 1 << v2;
+                        }
+                    }
+                }
+                let mut h = Hint::new(Technique::AlignedPairExclusion, 6.2);
+                h.elims[c1] = b.cands[c1] & !keep1;
+                h.elims[c2] = b.cands[c2] & !keep2;
+                if h.is_worth() {
+                    return Some(h);
+                }
+            }
+        }
+        None
+    }
+
+    #[test]
+    fn aligned_pairs_match_a_plain_scan_along_rating_paths() {
+        let mut found = 0;
+        let boards = on_rating_paths("se-reference-diabolical-600.txt", 60, |puzzle, b| {
+            let expected = outcome(plain_aligned_pair(b));
+            found += usize::from(expected.is_some());
+            assert_eq!(outcome(aligned_pair(b)), expected, "{puzzle}");
+        });
+        assert!(
+            boards > 1000 && found > 20,
+            "{boards} boards, {found} exclusions"
+        );
+    }
 }
