@@ -139,24 +139,39 @@ fn direct_locking(b: &Board) -> Option<Hint> {
                 }
                 // Regions of two types cross where they share a cell.
                 if let Some(r2) = holding_region(p1, tb) {
-                    for r3 in ta * 9..ta * 9 + 9 {
-                        if r3 == r1 || !crosses(r3, r2) {
-                            continue;
-                        }
-                        let p3 = REGION_SETS[r3].and(holders[v]);
-                        let outside = p3.minus(REGION_SETS[r2]);
-                        if p3.len() > 1 && outside.len() == 1 {
-                            let (t, rating) = if ta == 0 {
-                                (Technique::DirectPointing, 1.7)
-                            } else {
-                                (Technique::DirectClaiming, 1.9)
-                            };
-                            let cell = outside.iter().next().unwrap_or(0);
-                            return Some(Hint::placing(t, rating, cell, v + 1));
-                        }
+                    if let Some(h) = direct_placement(&holders, (ta, r1), r2, v) {
+                        return Some(h);
                     }
                 }
             }
+        }
+    }
+    None
+}
+
+/// The placement a value confined to where regions `r1` (of type `ta`) and `r2`
+/// cross makes: the first other region of r1's type crossing r2 left with a single
+/// place of it outside r2.
+fn direct_placement(
+    holders: &[Cells; 9],
+    (ta, r1): (usize, usize),
+    r2: usize,
+    v: usize,
+) -> Option<Hint> {
+    for r3 in ta * 9..ta * 9 + 9 {
+        if r3 == r1 || !crosses(r3, r2) {
+            continue;
+        }
+        let p3 = REGION_SETS[r3].and(holders[v]);
+        let outside = p3.minus(REGION_SETS[r2]);
+        if p3.len() > 1 && outside.len() == 1 {
+            let (t, rating) = if ta == 0 {
+                (Technique::DirectPointing, 1.7)
+            } else {
+                (Technique::DirectClaiming, 1.9)
+            };
+            let cell = outside.iter().next().unwrap_or(0);
+            return Some(Hint::placing(t, rating, cell, v + 1));
         }
     }
     None
@@ -559,7 +574,8 @@ mod tests {
     }
 
     /// Pointing and claiming by a plain scan: every two regions of the pair's types
-    /// that share a cell, the first that confines a value and leaves something to do.
+    /// that share a cell (found by intersecting them), the first that confines a value
+    /// and leaves something to do.
     fn plain_locking(b: &Board, direct: bool) -> Option<Hint> {
         let share = |a: usize, c: usize| a != c && !REGION_SETS[a].and(REGION_SETS[c]).is_empty();
         let holders = b.holders();
@@ -572,18 +588,10 @@ mod tests {
                             continue;
                         }
                         if direct {
-                            for r3 in (ta * 9..ta * 9 + 9).filter(|&r3| r3 != r1 && share(r3, r2)) {
-                                let p3 = REGION_SETS[r3].and(holders[v]);
-                                let outside = p3.minus(REGION_SETS[r2]);
-                                if p3.len() > 1 && outside.len() == 1 {
-                                    let (t, rating) = if ta == 0 {
-                                        (Technique::DirectPointing, 1.7)
-                                    } else {
-                                        (Technique::DirectClaiming, 1.9)
-                                    };
-                                    let cell = outside.iter().next().unwrap_or(0);
-                                    return Some(Hint::placing(t, rating, cell, v + 1));
-                                }
+                            // The third region's step is shared: what is checked is
+                            // which regions confine a value.
+                            if let Some(h) = direct_placement(&holders, (ta, r1), r2, v) {
+                                return Some(h);
                             }
                             continue;
                         }
@@ -780,39 +788,37 @@ mod tests {
         );
     }
 
-    #[test]
-    fn locking_matches_a_plain_scan_along_rating_paths() {
+    /// Checks `rule` against `plain` with its flag off and on, at every step of the
+    /// rating paths of the first `take` diabolical references; at least `least` hints.
+    fn matches_plain(
+        rule: fn(&Board, bool) -> Option<Hint>,
+        plain: fn(&Board, bool) -> Option<Hint>,
+        take: usize,
+        least: usize,
+    ) {
         let mut found = 0;
-        let boards = on_rating_paths("se-reference-diabolical-600.txt", 60, |puzzle, b| {
-            for direct in [false, true] {
-                let expected = outcome(plain_locking(b, direct));
+        let boards = on_rating_paths("se-reference-diabolical-600.txt", take, |puzzle, b| {
+            for flag in [false, true] {
+                let expected = outcome(plain(b, flag));
                 found += usize::from(expected.is_some());
-                assert_eq!(
-                    outcome(locking(b, direct)),
-                    expected,
-                    "{puzzle} direct {direct}"
-                );
+                assert_eq!(outcome(rule(b, flag)), expected, "{puzzle} flag {flag}");
             }
         });
         assert!(
-            boards > 1000 && found > 300,
-            "{boards} boards, {found} lockings"
+            boards > 1000 && found > least,
+            "{boards} boards, {found} hints"
         );
     }
 
     #[test]
+    fn locking_matches_a_plain_scan_along_rating_paths() {
+        // The flag: direct pointing and claiming.
+        matches_plain(locking, plain_locking, 60, 300);
+    }
+
+    #[test]
     fn xy_wings_match_a_plain_scan_along_rating_paths() {
-        let mut found = 0;
-        let boards = on_rating_paths("se-reference-diabolical-600.txt", 60, |puzzle, b| {
-            for xyz in [false, true] {
-                let expected = outcome(plain_xy_wing(b, xyz));
-                found += usize::from(expected.is_some());
-                assert_eq!(outcome(xy_wing(b, xyz)), expected, "{puzzle} xyz {xyz}");
-            }
-        });
-        assert!(
-            boards > 1000 && found > 100,
-            "{boards} boards, {found} wings"
-        );
+        // The flag: XYZ-Wings.
+        matches_plain(xy_wing, plain_xy_wing, 60, 100);
     }
 }
