@@ -459,9 +459,7 @@ pub fn each_fish(b: &Board, k: u32, f: Visit) {
 /// pincers among the pivot's peers, sharing the value z removed from their common peers.
 pub fn xy_wing(b: &Board, xyz: bool) -> Option<Hint> {
     let size = if xyz { 3 } else { 2 };
-    let bivalue = Cells((0..81).fold(0u128, |m, c| {
-        m | u128::from(b.cands[c].count_ones() == 2) << c
-    }));
+    let bivalue = b.with_count(2);
     for pivot in 0..81 {
         let p = b.cands[pivot];
         if p.count_ones() != size {

@@ -275,6 +275,13 @@ impl Board {
         s
     }
 
+    /// The cells with exactly `n` candidates (1: a single left, 2: bivalue).
+    pub fn with_count(&self, n: u32) -> Cells {
+        Cells((0..81).fold(0u128, |m, c| {
+            m | u128::from(self.cands[c].count_ones() == n) << c
+        }))
+    }
+
     /// The cells holding each candidate bit, in one pass over the board.
     pub fn holders(&self) -> [Cells; 9] {
         let mut h = [Cells::EMPTY; 9];

@@ -492,9 +492,7 @@ impl Chains {
     pub fn best(&mut self, b: &Board) -> Option<Hint> {
         self.holders = b.holders();
         self.next_pass();
-        let lone = Cells((0..81).fold(0u128, |m, c| {
-            m | u128::from(b.cands[c].count_ones() == 1) << c
-        }));
+        let lone = b.with_count(1);
         let mut best = Best {
             hint: None,
             key: (0.0, 0, 0),

@@ -305,9 +305,6 @@ struct Digit {
     v: usize,
     /// The links by number, numbered in region order.
     links: [Link; MAX_LINKS],
-    /// The number of each region's first link, and how many it has.
-    first: [u8; 27],
-    count: [u8; 27],
     /// The junction region of end group g of link x and end group h of link y (`NO`
     /// for none), at `[x * MAX_LINKS + y][2 * g + h]`.
     joint: [[u8; 4]; MAX_LINKS * MAX_LINKS],
@@ -331,8 +328,6 @@ impl Digit {
         Digit {
             v: 0,
             links: [Link::default(); MAX_LINKS],
-            first: [0; 27],
-            count: [0; 27],
             joint: [[NO; 4]; MAX_LINKS * MAX_LINKS],
             victims: [0; MAX_LINKS],
             of_type: [0; 3],
@@ -351,8 +346,7 @@ impl Digit {
         for region in 0..27 {
             let mut found = [Link::default(); 2];
             let k = links_of(b, region, v, &mut found);
-            self.first[region] = n as u8;
-            self.count[region] = k as u8;
+            let first = n;
             for mut link in found.into_iter().take(k) {
                 link.sees = link.groups.map(|g| seeing(g).and(holders));
                 link.regions = link.groups.map(regions_holding);
@@ -364,10 +358,8 @@ impl Digit {
                 self.disjoint[n] = 0;
                 n += 1;
             }
-            for id in self.first[region] as usize..n {
-                // The links of later regions get the numbers from `n` on.
-                self.after[id] = !0 << n;
-            }
+            // The links of later regions get the numbers from `n` on.
+            self.after[first..n].fill(!0 << n);
         }
         for x in 0..n {
             for y in x + 1..n {

@@ -146,9 +146,7 @@ pub fn als_wing(b: &Board, m: usize) -> Option<Hint> {
         key: (0.0, 0, [0; 4]),
         found_at: [0; 7],
     };
-    let bivalue = (0..81)
-        .filter(|&c| b.cands[c].count_ones() == 2)
-        .fold(Cells::EMPTY, |s, c| s.with(c));
+    let bivalue = b.with_count(2);
     for house in 0..27 {
         // Each region lists its cells ascending.
         let mut cells = [0usize; 9];
