@@ -147,6 +147,8 @@ pub struct Chains {
     listed_now: u32,
     /// The cells holding each value, on the board being searched.
     holders: [Cells; 9],
+    /// Its bivalue cells.
+    bivalue: Cells,
     /// For each value, the places (and those that are their cell's last candidate) its
     /// X-pass result was worked out for, and that result: the lowest hint, its sort key
     /// and the cell of its start.
@@ -195,6 +197,7 @@ impl Chains {
             listed: vec![0; POTENTIALS],
             listed_now: 0,
             holders: [Cells::EMPTY; 9],
+            bivalue: Cells::EMPTY,
             x_made_for: [None; 9],
             x_best: [None; 9],
             reach: Reach::new(),
@@ -283,7 +286,12 @@ impl Chains {
                     put(&mut self.table, pot(cell, w, false));
                 }
             }
+            // An off leads on only over an X link or, in a bivalue cell, a Y link: in
+            // the Y pass, offs elsewhere lead nowhere, and only its cycles search.
             let mut listed = Cells::EMPTY.with(cell);
+            if pass == Pass::Y {
+                listed = listed.or(Cells(!self.bivalue.0));
+            }
             for r in CELL_REGIONS[cell] {
                 let places = REGION_SETS[r as usize].and(self.holders[v]).minus(listed);
                 listed = listed.or(places);
@@ -491,6 +499,7 @@ impl Chains {
     /// as one pass through every start did. The Y and XY passes run from every start.
     pub fn best(&mut self, b: &Board) -> Option<Hint> {
         self.holders = b.holders();
+        self.bivalue = b.with_count(2);
         self.next_pass();
         let lone = b.with_count(1);
         let mut best = Best {
