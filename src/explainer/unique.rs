@@ -302,18 +302,20 @@ fn loops_from(b: &Board, every_path: bool) -> Option<Hint> {
         open: Cells::EMPTY,
         best: None,
     };
-    for s in 0..81 {
-        if b.cands[s].count_ones() != 2 {
-            continue;
-        }
+    let holders = b.holders();
+    let bivalue = b.with_count(2);
+    for s in bivalue.iter() {
         loops.pair = b.cands[s];
         loops.path[0] = s;
-        let pair = loops.pair;
-        loops.open = Cells((0..81).fold(0u128, |m, c| {
-            let enters =
-                b.cands[c] & pair == pair && c != s && (every_path || c > s || b.cands[c] != pair);
-            m | u128::from(enters) << c
-        }));
+        let (x, y) = (loops.pair.trailing_zeros(), 15 - loops.pair.leading_zeros());
+        // The cells holding the pair, less the lower ones holding it alone.
+        let both = holders[x as usize].and(holders[y as usize]);
+        let skipped = if every_path {
+            Cells::EMPTY
+        } else {
+            both.and(bivalue).and(Cells((1u128 << s) - 1))
+        };
+        loops.open = both.minus(skipped).minus(Cells::EMPTY.with(s));
         loops.search(1, 3, 0, 0, [region_bits(s), 0]);
     }
     loops.best.map(|(_, _, h)| h)
