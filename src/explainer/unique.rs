@@ -71,7 +71,12 @@ impl Loops<'_> {
             };
             for c in REGION_SETS[region].and(self.open.or(ends)).iter() {
                 if c == start {
-                    self.found(len);
+                    // No region holds two path cells of one parity (checked as each
+                    // was added), so the path is a loop when the regions of its even
+                    // and of its odd cells are the same.
+                    if sides[0] == sides[1] {
+                        self.found(len);
+                    }
                     continue;
                 }
                 if len == MAX_LOOP {
@@ -96,21 +101,6 @@ impl Loops<'_> {
         }
     }
 
-    fn valid(&self, len: usize) -> bool {
-        let mut even = [0u8; 27];
-        let mut odd = [0u8; 27];
-        for (i, &c) in self.path[..len].iter().enumerate() {
-            for &r in &CELL_REGIONS[c] {
-                if i % 2 == 0 {
-                    even[r as usize] += 1;
-                } else {
-                    odd[r as usize] += 1;
-                }
-            }
-        }
-        (0..27).all(|r| even[r] + odd[r] == 0 || (even[r] == 1 && odd[r] == 1))
-    }
-
     fn offer(&mut self, h: Hint, kind: u8) {
         if !h.is_worth() {
             return;
@@ -125,9 +115,6 @@ impl Loops<'_> {
     }
 
     fn found(&mut self, len: usize) {
-        if !self.valid(len) {
-            return;
-        }
         let b = self.b;
         let base = loop_base(len);
         let cells = &self.path[..len];
