@@ -17,24 +17,24 @@ pub fn aligned_pair(b: &Board) -> Option<Hint> {
             _ => {}
         }
     }
-    let mut base = [0usize; 81];
-    let mut n = 0;
+    let mut base = Cells::EMPTY;
     for c in 0..81 {
         if b.cands[c].count_ones() >= 2
             && PEER_SETS[c].and(single).is_empty()
             && !PEER_SETS[c].and(bivalue).is_empty()
         {
-            base[n] = c;
-            n += 1;
+            base = base.with(c);
         }
     }
-    for j in 1..n {
-        for i in 0..j {
-            let (c1, c2) = (base[i], base[j]);
+    for c2 in base.iter() {
+        // The lower base cells that see two or more of c2's bivalue peers, ascending.
+        let (mut once, mut twice) = (Cells::EMPTY, Cells::EMPTY);
+        for e in PEER_SETS[c2].and(bivalue).iter() {
+            twice = twice.or(once.and(PEER_SETS[e]));
+            once = once.or(PEER_SETS[e]);
+        }
+        for c1 in twice.and(base).and(Cells((1u128 << c2) - 1)).iter() {
             let excluders = PEER_SETS[c1].and(PEER_SETS[c2]).and(bivalue);
-            if excluders.len() < 2 {
-                continue;
-            }
             let sees = PEER_SETS[c1].has(c2);
             // A bivalue excluder empties when the two cells take its two values:
             // for each value, the values its excluders pair it with.
