@@ -5,6 +5,7 @@
 use super::board::{bits, region_type, subsets, Board, Cells, PEER_SETS};
 use super::board::{CELL_REGIONS, REGION_CELLS, REGION_SETS, SCAN_ORDER};
 use super::hint::{Hint, Technique};
+use super::quiet::{ALL_REGIONS, ALL_VALUES};
 
 /// Full houses first (a region's last empty cell), then hidden singles.
 pub fn hidden_single(b: &Board) -> Option<Hint> {
@@ -117,21 +118,34 @@ fn first(rule: impl FnOnce(Visit)) -> Option<Hint> {
     found
 }
 
+/// The first hint of a rule that skips the regions or values in `quiet` (which give it
+/// nothing); when it finds none, every one of them (`all`) gives it nothing.
+fn unless_quiet(quiet: &mut u32, all: u32, rule: impl FnOnce(u32) -> Option<Hint>) -> Option<Hint> {
+    let found = rule(*quiet);
+    if found.is_none() {
+        *quiet = all;
+    }
+    found
+}
+
 /// Pointing and claiming: a value of region1 confined to its intersection with
 /// region2. Direct, it places the value where that leaves a third region (of region1's
 /// type) a single position; otherwise it removes the value from the rest of region2.
-pub fn locking(b: &Board, direct: bool) -> Option<Hint> {
-    if direct {
-        direct_locking(b)
-    } else {
-        first(|f| each_locking(b, f))
-    }
+/// The values in `quiet` (bits by candidate) are known to give nothing.
+pub fn locking(b: &Board, direct: bool, quiet: &mut u32) -> Option<Hint> {
+    unless_quiet(quiet, ALL_VALUES, |skip| {
+        if direct {
+            direct_locking(b, skip)
+        } else {
+            first(|f| each_locking(b, skip, f))
+        }
+    })
 }
 
-fn direct_locking(b: &Board) -> Option<Hint> {
+fn direct_locking(b: &Board, skip: u32) -> Option<Hint> {
     let holders = b.holders();
     for (ta, tb) in LOCK_PAIRS {
-        for v in 0..9 {
+        for v in (0..9).filter(|v| skip >> v & 1 == 0) {
             for r1 in ta * 9..ta * 9 + 9 {
                 let p1 = REGION_SETS[r1].and(holders[v]);
                 if p1.len() < 2 {
@@ -177,11 +191,11 @@ fn direct_placement(
     None
 }
 
-/// Every pointing and claiming, in emission order.
-pub fn each_locking(b: &Board, f: Visit) {
+/// Every pointing and claiming, in emission order, but of the values in `skip`.
+pub fn each_locking(b: &Board, skip: u32, f: Visit) {
     let holders = b.holders();
     for (ta, tb) in LOCK_PAIRS {
-        for v in 0..9 {
+        for v in (0..9).filter(|v| skip >> v & 1 == 0) {
             for r1 in ta * 9..ta * 9 + 9 {
                 let p1 = REGION_SETS[r1].and(holders[v]);
                 if p1.len() < 2 {
@@ -217,12 +231,14 @@ pub fn each_locking(b: &Board, f: Visit) {
 
 /// k values of a region confined to k cells. Direct (k = 2, 3), it places a value left
 /// a single position outside them; otherwise it removes the cells' other candidates.
-pub fn hidden_set(b: &Board, k: u32, direct: bool) -> Option<Hint> {
-    if direct {
-        direct_hidden_set(b, k)
-    } else {
-        first(|f| each_hidden_set(b, k, f))
-    }
+pub fn hidden_set(b: &Board, k: u32, direct: bool, quiet: &mut u32) -> Option<Hint> {
+    unless_quiet(quiet, ALL_REGIONS, |skip| {
+        if direct {
+            direct_hidden_set(b, k, skip)
+        } else {
+            first(|f| each_hidden_set(b, k, skip, f))
+        }
+    })
 }
 
 /// The positions of each value in region `r`, or `None` when the region has too few
@@ -259,9 +275,12 @@ fn fitting(pos: &[u16; 9], k: u32) -> u16 {
         .fold(0, |m, v| m | 1 << v)
 }
 
-fn direct_hidden_set(b: &Board, k: u32) -> Option<Hint> {
+fn direct_hidden_set(b: &Board, k: u32, skip: u32) -> Option<Hint> {
     for &r in &SCAN_ORDER {
         let r = r as usize;
+        if skip >> r & 1 != 0 {
+            continue;
+        }
         let Some(pos) = hidden_positions(b, r, k, true) else {
             continue;
         };
@@ -290,10 +309,14 @@ fn direct_hidden_set(b: &Board, k: u32) -> Option<Hint> {
     None
 }
 
-/// Every hidden set of k values that removes something, in emission order.
-pub fn each_hidden_set(b: &Board, k: u32, f: Visit) {
+/// Every hidden set of k values that removes something, in emission order, but in the
+/// regions in `skip`.
+pub fn each_hidden_set(b: &Board, k: u32, skip: u32, f: Visit) {
     for &r in &SCAN_ORDER {
         let r = r as usize;
+        if skip >> r & 1 != 0 {
+            continue;
+        }
         let Some(pos) = hidden_positions(b, r, k, false) else {
             continue;
         };
@@ -329,16 +352,18 @@ pub fn each_hidden_set(b: &Board, k: u32, f: Visit) {
     }
 }
 
-/// k cells of a region holding k values between them.
-pub fn naked_set(b: &Board, k: u32) -> Option<Hint> {
-    first(|f| each_naked_set(b, k, f))
+/// k cells of a region holding k values between them. The regions in `quiet` are
+/// known to give nothing.
+pub fn naked_set(b: &Board, k: u32, quiet: &mut u32) -> Option<Hint> {
+    unless_quiet(quiet, ALL_REGIONS, |skip| first(|f| each_naked_set(b, k, skip, f)))
 }
 
-/// Every naked set of k cells that removes something, in emission order.
-pub fn each_naked_set(b: &Board, k: u32, f: Visit) {
+/// Every naked set of k cells that removes something, in emission order, but in the
+/// regions in `skip`.
+pub fn each_naked_set(b: &Board, k: u32, skip: u32, f: Visit) {
     for &r in &SCAN_ORDER {
         let r = r as usize;
-        if b.empties(r) < 2 * k {
+        if skip >> r & 1 != 0 || b.empties(r) < 2 * k {
             continue;
         }
         let cells = &REGION_CELLS[r];
@@ -376,13 +401,15 @@ pub fn each_naked_set(b: &Board, k: u32, f: Visit) {
     }
 }
 
-/// Basic fish of k lines: columns as base lines first, then rows.
-pub fn fish(b: &Board, k: u32) -> Option<Hint> {
-    first(|f| each_fish(b, k, f))
+/// Basic fish of k lines: columns as base lines first, then rows. The values in
+/// `quiet` are known to give nothing.
+pub fn fish(b: &Board, k: u32, quiet: &mut u32) -> Option<Hint> {
+    unless_quiet(quiet, ALL_VALUES, |skip| first(|f| each_fish(b, k, skip, f)))
 }
 
-/// Every basic fish of k lines that removes something, in emission order.
-pub fn each_fish(b: &Board, k: u32, f: Visit) {
+/// Every basic fish of k lines that removes something, in emission order, but of the
+/// values in `skip`.
+pub fn each_fish(b: &Board, k: u32, skip: u32, f: Visit) {
     let mut placed = [0u32; 9];
     for &v in &b.value {
         if v != 0 {
@@ -408,7 +435,7 @@ pub fn each_fish(b: &Board, k: u32, f: Visit) {
             fits[t][v] = (0..9)
                 .filter(|&l| (2..=k).contains(&pos[t][v][l].count_ones()))
                 .fold(0, |m, l| m | 1 << l);
-            if placed[v] + 2 * k <= 9 && fits[t][v].count_ones() >= k {
+            if skip >> v & 1 == 0 && placed[v] + 2 * k <= 9 && fits[t][v].count_ones() >= k {
                 values[t] |= 1 << v;
             }
         }
@@ -763,17 +790,17 @@ mod tests {
                 found[1] += usize::from(naked.is_some());
                 found[2] += usize::from(fish_k.is_some());
                 assert_eq!(
-                    outcome(hidden_set(b, k, false)),
+                    outcome(hidden_set(b, k, false, &mut 0)),
                     hidden,
                     "{puzzle} hidden {k}"
                 );
-                assert_eq!(outcome(naked_set(b, k)), naked, "{puzzle} naked {k}");
-                assert_eq!(outcome(fish(b, k)), fish_k, "{puzzle} fish {k}");
+                assert_eq!(outcome(naked_set(b, k, &mut 0)), naked, "{puzzle} naked {k}");
+                assert_eq!(outcome(fish(b, k, &mut 0)), fish_k, "{puzzle} fish {k}");
                 if k < 4 {
                     let direct = outcome(plain_hidden_set(b, k, true));
                     found[3] += usize::from(direct.is_some());
                     assert_eq!(
-                        outcome(hidden_set(b, k, true)),
+                        outcome(hidden_set(b, k, true, &mut 0)),
                         direct,
                         "{puzzle} direct {k}"
                     );

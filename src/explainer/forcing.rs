@@ -417,10 +417,10 @@ impl Forcing {
                 false
             };
             match rule {
-                0 => basic::each_locking(&reduced, &mut visit),
-                1 => basic::each_hidden_set(&reduced, 2, &mut visit),
-                2 => basic::each_naked_set(&reduced, 2, &mut visit),
-                _ => basic::each_fish(&reduced, 2, &mut visit),
+                0 => basic::each_locking(&reduced, 0, &mut visit),
+                1 => basic::each_hidden_set(&reduced, 2, 0, &mut visit),
+                2 => basic::each_naked_set(&reduced, 2, 0, &mut visit),
+                _ => basic::each_fish(&reduced, 2, 0, &mut visit),
             }
             if usable {
                 break;

@@ -18,6 +18,7 @@ mod exclusion;
 mod forcing;
 mod hint;
 mod potential;
+mod quiet;
 mod reach;
 mod strong;
 mod unique;
@@ -228,6 +229,7 @@ pub struct Rater {
     chains: chains::Chains,
     forcing: forcing::Forcing,
     strong: strong::StrongLinks,
+    quiet: quiet::Quiet,
     /// The most chain potentials one puzzle may expand before it is given up on.
     pub budget: u64,
     /// When [`Rater::next_hint`] last found nothing: the least rating the step it
@@ -263,6 +265,7 @@ impl Rater {
             chains: chains::Chains::new(),
             forcing: forcing::Forcing::new(),
             strong: strong::StrongLinks::new(),
+            quiet: quiet::Quiet::new(),
             budget: Rater::DEFAULT_BUDGET,
             floor: 0.0,
         }
@@ -283,6 +286,7 @@ impl Rater {
     /// the budget runs out or no producer has a hint ([`Rater::floor`] then says how
     /// hard the step is at least).
     pub fn next_hint(&mut self, b: &Board) -> Option<Hint> {
+        self.quiet.settle(b);
         for &p in &Producer::ORDER {
             if !self.rules.has(p) {
                 continue;
@@ -313,24 +317,24 @@ impl Rater {
         use Producer::*;
         match p {
             Singles => basic::hidden_single(b),
-            DirectLocking => basic::locking(b, true),
-            DirectHiddenPair => basic::hidden_set(b, 2, true),
+            DirectLocking => basic::locking(b, true, self.quiet.values(p)),
+            DirectHiddenPair => basic::hidden_set(b, 2, true, self.quiet.regions(p)),
             NakedSingle => basic::naked_single(b),
-            DirectHiddenTriplet => basic::hidden_set(b, 3, true),
-            Locking => basic::locking(b, false),
-            NakedPair => basic::naked_set(b, 2),
-            XWing => basic::fish(b, 2),
-            HiddenPair => basic::hidden_set(b, 2, false),
-            NakedTriplet => basic::naked_set(b, 3),
-            Swordfish => basic::fish(b, 3),
-            HiddenTriplet => basic::hidden_set(b, 3, false),
+            DirectHiddenTriplet => basic::hidden_set(b, 3, true, self.quiet.regions(p)),
+            Locking => basic::locking(b, false, self.quiet.values(p)),
+            NakedPair => basic::naked_set(b, 2, self.quiet.regions(p)),
+            XWing => basic::fish(b, 2, self.quiet.values(p)),
+            HiddenPair => basic::hidden_set(b, 2, false, self.quiet.regions(p)),
+            NakedTriplet => basic::naked_set(b, 3, self.quiet.regions(p)),
+            Swordfish => basic::fish(b, 3, self.quiet.values(p)),
+            HiddenTriplet => basic::hidden_set(b, 3, false, self.quiet.regions(p)),
             TwoStrongLinks => self.strong.best(b, 2, self.rules.bank_links),
             XYWing => basic::xy_wing(b, false),
             XYZWing => basic::xy_wing(b, true),
             UniqueLoops => unique::unique_loops(b),
-            NakedQuad => basic::naked_set(b, 4),
-            Jellyfish => basic::fish(b, 4),
-            HiddenQuad => basic::hidden_set(b, 4, false),
+            NakedQuad => basic::naked_set(b, 4, self.quiet.regions(p)),
+            Jellyfish => basic::fish(b, 4, self.quiet.values(p)),
+            HiddenQuad => basic::hidden_set(b, 4, false, self.quiet.regions(p)),
             ThreeStrongLinks => self.strong.best(b, 3, self.rules.bank_links),
             WXYZWing => wings::als_wing(b, 3),
             Bug => unique::bug(b),
