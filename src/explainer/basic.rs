@@ -5,7 +5,6 @@
 use super::board::{bits, region_type, subsets, Board, Cells, PEER_SETS};
 use super::board::{CELL_REGIONS, REGION_CELLS, REGION_SETS, SCAN_ORDER};
 use super::hint::{Hint, Technique};
-use super::quiet::{ALL_REGIONS, ALL_VALUES};
 
 /// Full houses first (a region's last empty cell), then hidden singles.
 pub fn hidden_single(b: &Board) -> Option<Hint> {
@@ -118,28 +117,16 @@ fn first(rule: impl FnOnce(Visit)) -> Option<Hint> {
     found
 }
 
-/// The first hint of a rule that skips the regions or values in `quiet` (which give it
-/// nothing); when it finds none, every one of them (`all`) gives it nothing.
-fn unless_quiet(quiet: &mut u32, all: u32, rule: impl FnOnce(u32) -> Option<Hint>) -> Option<Hint> {
-    let found = rule(*quiet);
-    if found.is_none() {
-        *quiet = all;
-    }
-    found
-}
-
 /// Pointing and claiming: a value of region1 confined to its intersection with
 /// region2. Direct, it places the value where that leaves a third region (of region1's
 /// type) a single position; otherwise it removes the value from the rest of region2.
-/// The values in `quiet` (bits by candidate) are known to give nothing.
-pub fn locking(b: &Board, direct: bool, quiet: &mut u32) -> Option<Hint> {
-    unless_quiet(quiet, ALL_VALUES, |skip| {
-        if direct {
-            direct_locking(b, skip)
-        } else {
-            first(|f| each_locking(b, skip, f))
-        }
-    })
+/// The values in `skip` (bits by candidate) are passed over.
+pub fn locking(b: &Board, direct: bool, skip: u32) -> Option<Hint> {
+    if direct {
+        direct_locking(b, skip)
+    } else {
+        first(|f| each_locking(b, skip, f))
+    }
 }
 
 fn direct_locking(b: &Board, skip: u32) -> Option<Hint> {
@@ -231,14 +218,13 @@ pub fn each_locking(b: &Board, skip: u32, f: Visit) {
 
 /// k values of a region confined to k cells. Direct (k = 2, 3), it places a value left
 /// a single position outside them; otherwise it removes the cells' other candidates.
-pub fn hidden_set(b: &Board, k: u32, direct: bool, quiet: &mut u32) -> Option<Hint> {
-    unless_quiet(quiet, ALL_REGIONS, |skip| {
-        if direct {
-            direct_hidden_set(b, k, skip)
-        } else {
-            first(|f| each_hidden_set(b, k, skip, f))
-        }
-    })
+/// The regions in `skip` (bits by number) are passed over.
+pub fn hidden_set(b: &Board, k: u32, direct: bool, skip: u32) -> Option<Hint> {
+    if direct {
+        direct_hidden_set(b, k, skip)
+    } else {
+        first(|f| each_hidden_set(b, k, skip, f))
+    }
 }
 
 /// The positions of each value in region `r`, or `None` when the region has too few
@@ -352,10 +338,10 @@ pub fn each_hidden_set(b: &Board, k: u32, skip: u32, f: Visit) {
     }
 }
 
-/// k cells of a region holding k values between them. The regions in `quiet` are
-/// known to give nothing.
-pub fn naked_set(b: &Board, k: u32, quiet: &mut u32) -> Option<Hint> {
-    unless_quiet(quiet, ALL_REGIONS, |skip| first(|f| each_naked_set(b, k, skip, f)))
+/// k cells of a region holding k values between them; the regions in `skip` are
+/// passed over.
+pub fn naked_set(b: &Board, k: u32, skip: u32) -> Option<Hint> {
+    first(|f| each_naked_set(b, k, skip, f))
 }
 
 /// Every naked set of k cells that removes something, in emission order, but in the
@@ -401,10 +387,10 @@ pub fn each_naked_set(b: &Board, k: u32, skip: u32, f: Visit) {
     }
 }
 
-/// Basic fish of k lines: columns as base lines first, then rows. The values in
-/// `quiet` are known to give nothing.
-pub fn fish(b: &Board, k: u32, quiet: &mut u32) -> Option<Hint> {
-    unless_quiet(quiet, ALL_VALUES, |skip| first(|f| each_fish(b, k, skip, f)))
+/// Basic fish of k lines: columns as base lines first, then rows; the values in
+/// `skip` are passed over.
+pub fn fish(b: &Board, k: u32, skip: u32) -> Option<Hint> {
+    first(|f| each_fish(b, k, skip, f))
 }
 
 /// Every basic fish of k lines that removes something, in emission order, but of the
@@ -790,17 +776,17 @@ mod tests {
                 found[1] += usize::from(naked.is_some());
                 found[2] += usize::from(fish_k.is_some());
                 assert_eq!(
-                    outcome(hidden_set(b, k, false, &mut 0)),
+                    outcome(hidden_set(b, k, false, 0)),
                     hidden,
                     "{puzzle} hidden {k}"
                 );
-                assert_eq!(outcome(naked_set(b, k, &mut 0)), naked, "{puzzle} naked {k}");
-                assert_eq!(outcome(fish(b, k, &mut 0)), fish_k, "{puzzle} fish {k}");
+                assert_eq!(outcome(naked_set(b, k, 0)), naked, "{puzzle} naked {k}");
+                assert_eq!(outcome(fish(b, k, 0)), fish_k, "{puzzle} fish {k}");
                 if k < 4 {
                     let direct = outcome(plain_hidden_set(b, k, true));
                     found[3] += usize::from(direct.is_some());
                     assert_eq!(
-                        outcome(hidden_set(b, k, true, &mut 0)),
+                        outcome(hidden_set(b, k, true, 0)),
                         direct,
                         "{puzzle} direct {k}"
                     );
@@ -838,7 +824,7 @@ mod tests {
     #[test]
     fn locking_matches_a_plain_scan_along_rating_paths() {
         // The flag: direct pointing and claiming.
-        matches_plain(locking, plain_locking, 60, 300);
+        matches_plain(|b, direct| locking(b, direct, 0), plain_locking, 60, 300);
     }
 
     #[test]

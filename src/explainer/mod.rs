@@ -296,6 +296,7 @@ impl Rater {
                 self.floor = p.floor();
                 return None;
             }
+            self.quiet.ran(p, hint.is_some());
             if hint.is_some() {
                 return hint;
             }
@@ -315,35 +316,37 @@ impl Rater {
     /// The first hint of one producer.
     fn run(&mut self, p: Producer, b: &Board) -> Option<Hint> {
         use Producer::*;
+        // What changed since p last found nothing (the rules that can use it).
+        let quiet = self.quiet.change(p);
         match p {
             Singles => basic::hidden_single(b),
-            DirectLocking => basic::locking(b, true, self.quiet.values(p)),
-            DirectHiddenPair => basic::hidden_set(b, 2, true, self.quiet.regions(p)),
+            DirectLocking => basic::locking(b, true, quiet.quiet_values()),
+            DirectHiddenPair => basic::hidden_set(b, 2, true, quiet.quiet_regions()),
             NakedSingle => basic::naked_single(b),
-            DirectHiddenTriplet => basic::hidden_set(b, 3, true, self.quiet.regions(p)),
-            Locking => basic::locking(b, false, self.quiet.values(p)),
-            NakedPair => basic::naked_set(b, 2, self.quiet.regions(p)),
-            XWing => basic::fish(b, 2, self.quiet.values(p)),
-            HiddenPair => basic::hidden_set(b, 2, false, self.quiet.regions(p)),
-            NakedTriplet => basic::naked_set(b, 3, self.quiet.regions(p)),
-            Swordfish => basic::fish(b, 3, self.quiet.values(p)),
-            HiddenTriplet => basic::hidden_set(b, 3, false, self.quiet.regions(p)),
+            DirectHiddenTriplet => basic::hidden_set(b, 3, true, quiet.quiet_regions()),
+            Locking => basic::locking(b, false, quiet.quiet_values()),
+            NakedPair => basic::naked_set(b, 2, quiet.quiet_regions()),
+            XWing => basic::fish(b, 2, quiet.quiet_values()),
+            HiddenPair => basic::hidden_set(b, 2, false, quiet.quiet_regions()),
+            NakedTriplet => basic::naked_set(b, 3, quiet.quiet_regions()),
+            Swordfish => basic::fish(b, 3, quiet.quiet_values()),
+            HiddenTriplet => basic::hidden_set(b, 3, false, quiet.quiet_regions()),
             TwoStrongLinks => self.strong.best(b, 2, self.rules.bank_links),
             XYWing => basic::xy_wing(b, false),
             XYZWing => basic::xy_wing(b, true),
             UniqueLoops => unique::unique_loops(b),
-            NakedQuad => basic::naked_set(b, 4, self.quiet.regions(p)),
-            Jellyfish => basic::fish(b, 4, self.quiet.values(p)),
-            HiddenQuad => basic::hidden_set(b, 4, false, self.quiet.regions(p)),
+            NakedQuad => basic::naked_set(b, 4, quiet.quiet_regions()),
+            Jellyfish => basic::fish(b, 4, quiet.quiet_values()),
+            HiddenQuad => basic::hidden_set(b, 4, false, quiet.quiet_regions()),
             ThreeStrongLinks => self.strong.best(b, 3, self.rules.bank_links),
-            WXYZWing => wings::als_wing(b, 3),
+            WXYZWing => wings::als_wing(b, 3, quiet.cells),
             Bug => unique::bug(b),
             FourStrongLinks => self.strong.best(b, 4, self.rules.bank_links),
-            VWXYZWing => wings::als_wing(b, 4),
+            VWXYZWing => wings::als_wing(b, 4, quiet.cells),
             AlignedPair => exclusion::aligned_pair(b),
-            UVWXYZWing => wings::als_wing(b, 5),
+            UVWXYZWing => wings::als_wing(b, 5, quiet.cells),
             StaticChains => self.chains.best(b),
-            TUVWXYZWing => wings::als_wing(b, 6),
+            TUVWXYZWing => wings::als_wing(b, 6, quiet.cells),
             AlignedTriplet => exclusion::aligned_triplet(b),
             Nishio => self.forcing(b, forcing::Kind::Nishio),
             Multiple => self.forcing(b, forcing::Kind::Multiple),
@@ -449,7 +452,39 @@ pub(crate) mod testing {
 
 #[cfg(test)]
 mod tests {
+    use super::testing::{on_rating_paths, outcome};
     use super::*;
+
+    #[test]
+    fn a_rater_kept_from_step_to_step_gives_what_a_fresh_one_gives_along_rating_paths() {
+        // The rules that pass over what has not changed since they last found nothing
+        // (kept from board to board and puzzle to puzzle) against a fresh rater, which
+        // looks at everything, at every step of the rater's own path.
+        let mut kept = Rater::new();
+        let (mut boards, mut skipped) = (0, 0);
+        for (name, take) in [
+            ("se-reference-diabolical-600.txt", 40),
+            ("se-reference-hard-300.txt", 10),
+        ] {
+            boards += on_rating_paths(name, take, |puzzle, b| {
+                kept.chains.work = 0;
+                kept.forcing.work_done = 0;
+                kept.quiet.settle(b);
+                let cells = kept.quiet.change(Producer::WXYZWing).cells;
+                skipped += usize::from(cells.len() < 20);
+                let mut fresh = Rater::new();
+                assert_eq!(
+                    outcome(kept.next_hint(b)),
+                    outcome(fresh.next_hint(b)),
+                    "{puzzle}"
+                );
+            });
+        }
+        assert!(
+            boards > 2000 && skipped > 200,
+            "{boards} boards, {skipped} with few changes for the WXYZ-Wing"
+        );
+    }
 
     #[test]
     fn length_bonus_steps_at_the_documented_thresholds() {

@@ -8,7 +8,7 @@
 //! Mutually visible cells (three or more) always lie in one house, so the sets are
 //! found house by house, as subsets of its cells.
 
-use super::board::{bits, subsets, Board, Cells, PEER_SETS, REGION_CELLS};
+use super::board::{bits, subsets, Board, Cells, PEER_SETS, REGION_CELLS, REGION_SETS};
 use super::hint::{Hint, Technique};
 
 struct Best {
@@ -78,7 +78,8 @@ fn seeing_all(b: &Board, cells: &[usize], v: usize) -> Cells {
     s
 }
 
-fn try_set(b: &Board, als: &[usize], union: u16, bivalue: Cells, best: &mut Best) {
+/// The wings of the set `als` with a bivalue cell among `pincers`.
+fn try_set(b: &Board, als: &[usize], union: u16, pincers: Cells, best: &mut Best) {
     let m = als.len();
     let mut in_set = Cells::EMPTY;
     let mut near = Cells::EMPTY;
@@ -96,7 +97,7 @@ fn try_set(b: &Board, als: &[usize], union: u16, bivalue: Cells, best: &mut Best
     for (i, &c) in als.iter().enumerate() {
         found_at[i] = c as u8;
     }
-    for yz in near.minus(in_set).and(bivalue).iter() {
+    for yz in near.minus(in_set).and(pincers).iter() {
         let pair = b.cands[yz];
         if pair & !union != 0 {
             continue;
@@ -139,8 +140,11 @@ fn try_set(b: &Board, als: &[usize], union: u16, bivalue: Cells, best: &mut Best
     }
 }
 
-/// The lowest wing of an m-cell set (m = 3 to 6), if any.
-pub fn als_wing(b: &Board, m: usize) -> Option<Hint> {
+/// The lowest wing of an m-cell set (m = 3 to 6), if any, where the cells `changed`
+/// (since the board on which this rule last found nothing) could make one: in a house
+/// none of whose cells changed, the sets are as they were, and only a changed bivalue
+/// cell can make a new wing with one.
+pub fn als_wing(b: &Board, m: usize, changed: Cells) -> Option<Hint> {
     let mut best = Best {
         hint: None,
         key: (0.0, 0, [0; 4]),
@@ -148,17 +152,28 @@ pub fn als_wing(b: &Board, m: usize) -> Option<Hint> {
     };
     let bivalue = b.with_count(2);
     for house in 0..27 {
+        let pincers = if REGION_SETS[house].and(changed).is_empty() {
+            bivalue.and(changed)
+        } else {
+            bivalue
+        };
+        if pincers.is_empty() {
+            continue;
+        }
         // Each region lists its cells ascending.
         let mut cells = [0usize; 9];
         let mut n = 0;
+        // A pincer sees a cell of the set.
+        let mut near = Cells::EMPTY;
         for &c in &REGION_CELLS[house] {
             let count = b.cands[c as usize].count_ones() as usize;
             if (2..=m + 1).contains(&count) {
                 cells[n] = c as usize;
                 n += 1;
+                near = near.or(PEER_SETS[c as usize]);
             }
         }
-        if n < m {
+        if n < m || near.and(pincers).is_empty() {
             continue;
         }
         let mut als = [0usize; 6];
@@ -177,7 +192,7 @@ pub fn als_wing(b: &Board, m: usize) -> Option<Hint> {
             {
                 continue;
             }
-            try_set(b, &als[..m], union, bivalue, &mut best);
+            try_set(b, &als[..m], union, pincers, &mut best);
         }
     }
     best.hint
