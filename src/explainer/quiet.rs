@@ -62,13 +62,19 @@ impl Quiet {
         }
     }
 
-    /// Moves to board `b`, adding what changed to what each producer must look at.
+    /// Moves to board `b`, adding what changed to what each producer must look at. A
+    /// board that is not the last one with candidates removed or values placed (the
+    /// next puzzle) makes everything new: a wing's eliminations only shrink while
+    /// candidates go, not when they come back.
     pub fn settle(&mut self, b: &Board) {
         let mut step = Change::default();
+        let mut onward = true;
         for c in 0..81 {
             let now = b.cands[c] | u16::from(b.value[c]) << 9;
             let was = self.seen[c];
             if now != was {
+                // Candidates only go, and a value only comes.
+                onward &= now & 0x1ff & !was == 0 && (was >> 9 == 0 || was >> 9 == now >> 9);
                 step.cells = step.cells.with(c);
                 // The candidates that came or went, and any value placed or lifted
                 // (which the fish count).
@@ -80,6 +86,10 @@ impl Quiet {
                 }
                 self.seen[c] = now;
             }
+        }
+        if !onward {
+            self.since = [None; Producer::ORDER.len()];
+            return;
         }
         if step.cells.is_empty() {
             return;
@@ -128,5 +138,10 @@ mod tests {
         }
         assert_eq!(quiet >> 8 & 1, 1, "block 8");
         assert_eq!(q.change(Producer::NakedPair).cells, Change::ALL.cells);
+        // Candidates coming back (the next puzzle): nothing is known.
+        q.ran(Producer::XWing, false);
+        b.cands[40] |= 1 << 4;
+        q.settle(&b);
+        assert_eq!(q.change(Producer::XWing).cells, Change::ALL.cells);
     }
 }
