@@ -593,9 +593,10 @@ fn orientations(d: &Digit, c: &Chosen, order: &[usize], best: &mut Best) {
 }
 
 /// The choice of links for `seq` from depth `depth` on, each in a region after the
-/// previous one of its type and on cells no chosen link holds: `chosen` holds the
-/// numbers of the links chosen so far, `members` the same as bits, and `free` the
-/// links whose places meet no chosen link's.
+/// previous one of its type and on cells no chosen link holds, and one at least among
+/// `fresh`: `chosen` holds the numbers of the links chosen so far, `members` the same
+/// as bits, and `free` the links whose places meet no chosen link's.
+#[allow(clippy::too_many_arguments)]
 fn choose(
     d: &Digit,
     seq: &[usize],
@@ -603,6 +604,7 @@ fn choose(
     chosen: &mut [u8; 4],
     members: u64,
     free: u64,
+    fresh: u64,
     best: &mut Best,
 ) {
     let n = seq.len();
@@ -614,6 +616,9 @@ fn choose(
     }
     let t = seq[depth];
     let mut candidates = d.of_type[t] & free;
+    if depth + 1 == n && members & fresh == 0 {
+        candidates &= fresh;
+    }
     if depth > 0 && seq[depth - 1] == t {
         candidates &= d.after[chosen[depth - 1] as usize];
     }
@@ -642,6 +647,7 @@ fn choose(
             chosen,
             members | 1 << id,
             free & d.disjoint[id],
+            fresh,
             best,
         );
     }
@@ -676,8 +682,9 @@ pub struct StrongLinks {
     digits: Box<[Digit; 9]>,
     /// The candidates (and rules) each digit's tables and results were made for.
     made_for: [Option<(Cells, bool)>; 9],
-    /// Whether a digit's results for n links (at n - 2) are worked out.
-    done: [[bool; 3]; 9],
+    /// The candidates (and rules) each digit's results for n links (at n - 2) were
+    /// worked out for.
+    made: [[Option<(Cells, bool)>; 3]; 9],
     /// The lowest chain of each digit and type sequence (sequences numbered from
     /// `SEQ_AT[n - 2]` in the order [`sequences`] gives them).
     results: Box<[[Best; SEQ_AT[3]]; 9]>,
@@ -695,7 +702,7 @@ impl StrongLinks {
         StrongLinks {
             digits: Box::new(std::array::from_fn(|_| Digit::empty())),
             made_for: [None; 9],
-            done: [[false; 3]; 9],
+            made: [[None; 3]; 9],
             results: Box::new([[Best::new(false); SEQ_AT[3]]; 9]),
         }
     }
@@ -708,26 +715,54 @@ impl StrongLinks {
     /// ran through them all. Within one, a choice that cannot beat the best so far is
     /// not looked at, nor links that no weak link could join into one chain.
     pub fn best(&mut self, b: &Board, n: usize, bank: bool) -> Option<Hint> {
+        let holders = b.holders();
         for v in 0..9 {
-            let now = Some((b.all_with(v), bank));
+            let now = Some((holders[v], bank));
             if self.made_for[v] != now {
                 self.digits[v].fill(b, v);
                 self.made_for[v] = now;
-                self.done[v] = [false; 3];
             }
-            if !self.done[v][n - 2] {
-                let d = &self.digits[v];
-                let results = &mut self.results[v];
-                let mut at = SEQ_AT[n - 2];
-                sequences(n, &mut |seq| {
+            let made = &mut self.made[v][n - 2];
+            if *made == now {
+                continue;
+            }
+            let d = &self.digits[v];
+            // When the last results were made under the same rules for places of which
+            // these are a part, a chain of old links, which removed nothing then,
+            // removes nothing now (its eliminations only shrink): where a type
+            // sequence found nothing, only choices with a link of a region whose places
+            // changed need a look.
+            let fresh = match *made {
+                Some((old, same)) if same == bank && holders[v].minus(old).is_empty() => {
+                    let gone = old.minus(holders[v]);
+                    let all = d.of_type[0] | d.of_type[1] | d.of_type[2];
+                    (0..64)
+                        .filter(|&id| all >> id & 1 != 0)
+                        .fold(0u64, |m, id| {
+                            let moved = !REGION_SETS[d.links[id].region].and(gone).is_empty();
+                            m | u64::from(moved) << id
+                        })
+                }
+                _ => !0,
+            };
+            *made = now;
+            let results = &mut self.results[v];
+            let mut at = SEQ_AT[n - 2];
+            sequences(n, &mut |seq| {
+                let fresh = if results[at].found.is_none() {
+                    fresh
+                } else {
+                    !0
+                };
+                let types = seq.iter().fold(0u64, |m, &t| m | d.of_type[t]);
+                if fresh == !0 || fresh & types != 0 {
                     let mut best = Best::new(bank);
                     let mut chosen = [0u8; 4];
-                    choose(d, seq, 0, &mut chosen, 0, !0, &mut best);
+                    choose(d, seq, 0, &mut chosen, 0, !0, fresh, &mut best);
                     results[at] = best;
-                    at += 1;
-                });
-                self.done[v][n - 2] = true;
-            }
+                }
+                at += 1;
+            });
         }
         let mut best = Best::new(bank);
         for at in SEQ_AT[n - 2]..SEQ_AT[n - 1] {
@@ -775,8 +810,10 @@ mod tests {
 
     #[test]
     fn kept_results_give_what_a_fresh_search_gives_along_rating_paths() {
-        // Searches kept from board to board and from puzzle to puzzle (in both rules)
-        // against fresh tables at every step of the rater's own path.
+        // Searches kept from board to board and from puzzle to puzzle (in both rules,
+        // kept apart, and in turn by one) against fresh tables at every step of the
+        // rater's own path.
+        let mut apart = [StrongLinks::new(), StrongLinks::new()];
         let mut kept = StrongLinks::new();
         let mut found = 0;
         let boards = on_rating_paths("se-reference-diabolical-600.txt", 40, |puzzle, b| {
@@ -784,6 +821,11 @@ mod tests {
                 for n in 2..=4 {
                     let fresh = StrongLinks::new().best(b, n, bank);
                     found += usize::from(fresh.is_some());
+                    assert_eq!(
+                        outcome(apart[usize::from(bank)].best(b, n, bank)),
+                        outcome(fresh),
+                        "{puzzle}: {n} links apart"
+                    );
                     assert_eq!(
                         outcome(kept.best(b, n, bank)),
                         outcome(fresh),
