@@ -6,13 +6,14 @@ use super::board::{bits, region_type, subsets, Board, Cells, PEER_SETS};
 use super::board::{CELL_REGIONS, REGION_CELLS, REGION_SETS, SCAN_ORDER};
 use super::hint::{Hint, Technique};
 
-/// Full houses first (a region's last empty cell), then hidden singles.
-pub fn hidden_single(b: &Board) -> Option<Hint> {
+/// Full houses first (a region's last empty cell), then hidden singles; the regions
+/// in `skip` (bits by number) are passed over.
+pub fn hidden_single(b: &Board, skip: u32) -> Option<Hint> {
     let holders = b.holders();
     for full_house in [true, false] {
         for &r in &SCAN_ORDER {
             let r = r as usize;
-            if full_house && b.empties(r) != 1 {
+            if skip >> r & 1 != 0 || (full_house && b.empties(r) != 1) {
                 continue;
             }
             for v in 0..9 {

@@ -319,7 +319,7 @@ impl Rater {
         // What changed since p last found nothing (the rules that can use it).
         let quiet = self.quiet.change(p);
         match p {
-            Singles => basic::hidden_single(b),
+            Singles => basic::hidden_single(b, quiet.quiet_regions()),
             DirectLocking => basic::locking(b, true, quiet.quiet_values()),
             DirectHiddenPair => basic::hidden_set(b, 2, true, quiet.quiet_regions()),
             NakedSingle => basic::naked_single(b),
