@@ -397,6 +397,10 @@ pub fn fish(b: &Board, k: u32, skip: u32) -> Option<Hint> {
 /// Every basic fish of k lines that removes something, in emission order, but of the
 /// values in `skip`.
 pub fn each_fish(b: &Board, k: u32, skip: u32, f: Visit) {
+    let wanted = !skip as u16 & 0x1ff;
+    if wanted == 0 {
+        return;
+    }
     let mut placed = [0u32; 9];
     for &v in &b.value {
         if v != 0 {
@@ -408,7 +412,7 @@ pub fn each_fish(b: &Board, k: u32, skip: u32, f: Visit) {
     let mut pos = [[[0u16; 9]; 9]; 2];
     for c in 0..81 {
         let (row, col) = (c / 9, c % 9);
-        for v in bits(b.cands[c]) {
+        for v in bits(b.cands[c] & wanted) {
             pos[0][v][row] |= 1 << col;
             pos[1][v][col] |= 1 << row;
         }
