@@ -164,6 +164,8 @@ pub struct Chains {
     /// a cycle's potentials all lie in one component, and it removes a value only from
     /// a cell that sees both an on and an off of that value on it.
     removable: Vec<bool>,
+    /// The potentials a source implies within a few links ([`Chains::may_close`]).
+    near: PotSet,
     /// Whether the XY pass is screened by `reach` and `entered` (off only to test it).
     screening: bool,
     /// The potentials of the board's candidates.
@@ -202,6 +204,7 @@ impl Chains {
             x_best: [None; 9],
             reach: Reach::new(),
             entered: PotSet::new(),
+            near: PotSet::new(),
             removable: Vec::with_capacity(POTENTIALS),
             screening: true,
             active: Vec::with_capacity(POTENTIALS),
@@ -457,6 +460,46 @@ impl Chains {
         }
     }
 
+    /// False when no forcing chain of at most `limit` potentials (`limit - 1` links)
+    /// leads from `source` to its opposite.
+    ///
+    /// The links are their own contrapositives (`p` leads to `q` exactly when `q`'s
+    /// opposite leads to `p`'s: an on to the offs it sees and back, an off to the other
+    /// value or place of a pair and back), so a chain of `k` links read backwards with
+    /// every potential turned over is again a chain from the source to its opposite. Its
+    /// potential `m` halfway along is at most `ceil(k / 2)` links from the source on the
+    /// one, and `m`'s opposite on the other. So when no potential within that many links
+    /// of the source has its opposite there too, there is no such chain; finding that
+    /// out expands only the potentials of half the depth the search would.
+    fn may_close(&mut self, b: &Board, source: u16, pass: Pass, limit: usize) -> bool {
+        let depth = limit / 2;
+        self.near.clear();
+        self.near.add(source);
+        self.todo.clear();
+        self.todo.push(source as u32);
+        for _ in 0..depth {
+            self.next.clear();
+            for i in 0..self.todo.len() {
+                let p = self.todo[i] as u16;
+                self.work += 1;
+                for j in self.successors(b, p, pass) {
+                    let q = self.table[j];
+                    if self.near.add(q) {
+                        if self.near.has(q ^ 1) {
+                            return true;
+                        }
+                        self.next.push(q as u32);
+                    }
+                }
+            }
+            if self.next.is_empty() {
+                return false;
+            }
+            std::mem::swap(&mut self.todo, &mut self.next);
+        }
+        false
+    }
+
     /// The eliminations of the cycle ending at `end`: each value's candidates outside
     /// the cycle that see both an on and an off node of that value.
     fn cycle_hint(&self, b: &Board, end: u32, technique: Technique, rating: f64) -> Hint {
@@ -647,6 +690,9 @@ impl Chains {
                 } else {
                     usize::MAX
                 };
+                if limit != usize::MAX && !self.may_close(b, source, pass, limit) {
+                    continue;
+                }
                 self.forcing(b, source, pass, limit);
                 if let Some(&end) = self.found.first() {
                     let complexity = self.complexity(end);
@@ -747,8 +793,10 @@ mod tests {
 
     #[test]
     fn screened_xy_pass_gives_what_every_search_gives_along_rating_paths() {
-        // The XY pass skips forcing searches whose source cannot reach its opposite,
-        // stops those that can no longer find a chain short enough to be kept, and skips
+        // The XY pass skips forcing searches whose source cannot reach its opposite or
+        // not within the length a kept chain may have (a mutation to a depth one short
+        // of half that length fails here), stops those that can no longer find a chain
+        // short enough to be kept, and skips
         // cycles through starts nothing leads to or whose component holds no cycle that
         // could remove anything; against the pass that runs them all,
         // at every step of the rater's path through the hardest references.
