@@ -166,7 +166,8 @@ pub struct Chains {
     removable: Vec<bool>,
     /// The potentials a source implies within a few links ([`Chains::may_close`]).
     near: PotSet,
-    /// Whether the XY pass is screened by `reach` and `entered` (off only to test it).
+    /// Whether the Y and XY passes are screened by `reach` and `entered` (off only to
+    /// test it).
     screening: bool,
     /// The potentials of the board's candidates.
     active: Vec<u16>,
@@ -579,11 +580,17 @@ impl Chains {
         }
         for pass in [Pass::Y, Pass::XY] {
             self.next_pass();
-            let screened = pass == Pass::XY && self.screening;
+            let screened = self.screening;
             if screened {
                 self.screen(b, pass);
             }
-            for cell in 0..81 {
+            // A Y-pass search starts in a bivalue cell.
+            let starts = if pass == Pass::Y {
+                self.bivalue
+            } else {
+                Cells(!0 >> 47).minus(lone)
+            };
+            for cell in starts.iter() {
                 if b.cands[cell].count_ones() < 2 {
                     continue;
                 }
@@ -601,7 +608,13 @@ impl Chains {
     fn screen(&mut self, b: &Board, pass: Pass) {
         self.active.clear();
         self.entered.clear();
-        for cell in 0..81 {
+        // The Y pass's links lead from bivalue cells to bivalue cells only.
+        let cells = if pass == Pass::Y {
+            self.bivalue
+        } else {
+            Cells(!0 >> 47)
+        };
+        for cell in cells.iter() {
             for v in bits(b.cands[cell]) {
                 for on in [false, true] {
                     let p = pot(cell, v, on);
@@ -662,9 +675,11 @@ impl Chains {
         let start = pot(cell, v, true);
         self.nodes.clear();
         let reach = best.reach(cycle_base, kind);
-        let closable =
-            !screened || (self.entered.has(start) && self.removable[self.reach.component(start)]);
-        if (pass.x() || b.cands[cell].count_ones() == 2) && reach >= 4 && closable {
+        // (A start's potential is among those screened when a link leads to it.)
+        let closable = |c: &Chains| {
+            !screened || (c.entered.has(start) && c.removable[c.reach.component(start)])
+        };
+        if (pass.x() || b.cands[cell].count_ones() == 2) && reach >= 4 && closable(self) {
             self.cycles(b, start, pass, reach);
             for i in 0..self.found.len() {
                 let end = self.found[i];
@@ -792,8 +807,9 @@ mod tests {
     }
 
     #[test]
-    fn screened_xy_pass_gives_what_every_search_gives_along_rating_paths() {
-        // The XY pass skips forcing searches whose source cannot reach its opposite or
+    fn screened_passes_give_what_every_search_gives_along_rating_paths() {
+        // The Y pass screens its cycles as below, over its bivalue cells' links. The
+        // XY pass skips forcing searches whose source cannot reach its opposite or
         // not within the length a kept chain may have (a mutation to a depth one short
         // of half that length fails here), stops those that can no longer find a chain
         // short enough to be kept, and skips
@@ -803,18 +819,19 @@ mod tests {
         let mut screened = Chains::new();
         let mut every = Chains::new();
         every.screening = false;
-        let mut xy = 0;
+        let (mut xy, mut y) = (0, 0);
         let boards = on_rating_paths("se-reference-hard-300.txt", 30, |puzzle, b| {
             let expected = outcome(every.best(b));
             xy +=
                 usize::from(expected.is_some_and(|o| {
                     matches!(o.1, Technique::ForcingXYChain | Technique::XYCycle)
                 }));
+            y += usize::from(expected.is_some_and(|o| o.1 == Technique::YCycle));
             assert_eq!(outcome(screened.best(b)), expected, "{puzzle}");
         });
         assert!(
-            boards > 500 && xy > 50,
-            "{boards} boards, {xy} XY-pass hints"
+            boards > 500 && xy > 50 && y > 10,
+            "{boards} boards, {xy} XY-pass hints, {y} Y-Cycles"
         );
     }
 }
