@@ -203,7 +203,7 @@ fn naked_type3(
             c != c1 && c != c2 && b.cands[c].count_ones() >= 2
         })
         .fold(0, |m, i| m | 1 << i);
-    for set in (0u16..1 << 9).filter(|m| m.count_ones() == k - 1 && m & !free == 0) {
+    for set in subsets(k - 1, 9).filter(|m| m & !free == 0) {
         let union = bits(set).fold(extras, |u, i| u | b.cands[cells[i] as usize]);
         if union.count_ones() != k {
             continue;
