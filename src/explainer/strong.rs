@@ -560,12 +560,6 @@ const fn orders(n: usize) -> ([[usize; 4]; 24], usize) {
 
 fn orientations(d: &Digit, c: &Chosen, order: &[usize], best: &mut Best) {
     let n = c.n;
-    let smallest = c.regions[..n].iter().map(|&r| number(r)).min().unwrap_or(0);
-    let mut types = [0u8; 4];
-    for (k, &li) in order.iter().enumerate() {
-        types[k] = region_type(c.regions[li]) as u8;
-    }
-    let suffix = suffix(&types[..n], c.grouped);
     'o: for o in 0..1usize << n {
         let flip = |k: usize| o >> (n - 1 - k) & 1;
         let near = |k: usize| 2 * order[k] + flip(k);
@@ -583,7 +577,8 @@ fn orientations(d: &Digit, c: &Chosen, order: &[usize], best: &mut Best) {
             let e = ends.minus(c.cells).minus(junctions);
             (e, e.len())
         } else {
-            if number(c.regions[order[0]]) != smallest || flip(0) != 0 {
+            let smallest = c.regions[..n].iter().map(|&r| number(r)).min();
+            if Some(number(c.regions[order[0]])) != smallest || flip(0) != 0 {
                 continue;
             }
             let mut e = ends.minus(c.cells);
@@ -596,6 +591,11 @@ fn orientations(d: &Digit, c: &Chosen, order: &[usize], best: &mut Best) {
             (e, total)
         };
         if !elims.is_empty() {
+            let mut types = [0u8; 4];
+            for (k, &li) in order.iter().enumerate() {
+                types[k] = region_type(c.regions[li]) as u8;
+            }
+            let suffix = suffix(&types[..n], c.grouped);
             best.offer(c.technique, d.v, elims, (c.rating, total, suffix));
         }
     }
