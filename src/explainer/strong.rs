@@ -8,7 +8,7 @@
 //! regions, every ordering and orientation is tried; the hint kept is the lowest by
 //! rating, then the most eliminations, then the smallest suffix, the first among equals.
 
-use super::board::{region_type, Board, Cells, CELL_REGIONS, PEER_SETS, REGION_CELLS, REGION_SETS};
+use super::board::{bits, region_type, Board, Cells, CELL_REGIONS, PEER_SETS, REGION_CELLS, REGION_SETS};
 use super::hint::{Hint, Technique};
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -30,13 +30,7 @@ struct Link {
 }
 
 fn set_of(cells: &[u8], mask: u16) -> Cells {
-    let mut s = Cells::EMPTY;
-    for (i, &c) in cells.iter().enumerate() {
-        if mask >> i & 1 != 0 {
-            s = s.with(c as usize);
-        }
-    }
-    s
+    bits(mask).fold(Cells::EMPTY, |s, i| s.with(cells[i] as usize))
 }
 
 /// The links `region` gives for candidate bit `v` (none, one, or two pairings of a
