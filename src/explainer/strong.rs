@@ -8,7 +8,9 @@
 //! regions, every ordering and orientation is tried; the hint kept is the lowest by
 //! rating, then the most eliminations, then the smallest suffix, the first among equals.
 
-use super::board::{bits, region_type, Board, Cells, CELL_REGIONS, PEER_SETS, REGION_CELLS, REGION_SETS};
+use super::board::{
+    bits, region_type, Board, Cells, CELL_REGIONS, PEER_SETS, REGION_CELLS, REGION_SETS,
+};
 use super::hint::{Hint, Technique};
 
 #[derive(Clone, Copy, Debug, Default)]
