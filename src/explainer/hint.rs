@@ -217,13 +217,44 @@ impl Hint {
         self.place.is_some() || self.elims.iter().fold(0, |all, &m| all | m) != 0
     }
 
-    /// Applies it: eliminations first, then the placement.
-    pub fn apply(&self, board: &mut Board) {
+    /// Applies it: eliminations first, then the placement. False when the board was
+    /// left as it was (a hint that removes only what is gone and places nothing new),
+    /// which a rating must not follow: the same step would come again, forever.
+    pub fn apply(&self, board: &mut Board) -> bool {
+        let mut changed = 0;
         for (c, &m) in self.elims.iter().enumerate() {
+            changed |= board.cands[c] & m;
             board.cands[c] &= !m;
         }
         if let Some((cell, value)) = self.place {
+            if board.value[cell as usize] != 0 {
+                return changed != 0;
+            }
             board.place(cell as usize, value);
+            return true;
         }
+        changed != 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::Grid;
+
+    #[test]
+    fn applying_a_hint_says_whether_the_board_changed() {
+        let puzzle = format!("1{}2{}", ".".repeat(71), ".".repeat(8));
+        let mut b = Board::new(&Grid::parse(puzzle.as_bytes()).expect("a puzzle"));
+        // Cell 1 sees the 1 in cell 0: candidate bit 0 is gone there already.
+        let mut stale = Hint::new(Technique::XWing, 3.2);
+        stale.elims[1] = 1;
+        assert!(!stale.apply(&mut b));
+        let mut fresh = Hint::new(Technique::XWing, 3.2);
+        fresh.remove(&b, 1, 1);
+        assert!(fresh.apply(&mut b));
+        assert!(!fresh.apply(&mut b), "the same removal twice");
+        assert!(Hint::placing(Technique::NakedSingle, 2.3, 40, 5).apply(&mut b));
+        assert!(!Hint::placing(Technique::NakedSingle, 2.3, 0, 1).apply(&mut b));
     }
 }

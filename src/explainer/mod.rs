@@ -383,7 +383,13 @@ impl Rater {
                 complete = false;
                 break;
             };
-            h.apply(&mut b);
+            if !h.apply(&mut b) {
+                // A step that changes nothing would come again forever: the rating
+                // stops there, incomplete, rather than stall the batch.
+                debug_assert!(false, "a {:?} hint that changes nothing", h.technique);
+                complete = false;
+                break;
+            }
             steps = steps.saturating_add(1);
             let used = &mut uses[h.technique as usize];
             *used = used.saturating_add(1);
@@ -443,7 +449,7 @@ pub(crate) mod testing {
                 f(puzzle, &b);
                 boards += 1;
                 let Some(h) = rater.next_hint(&b) else { break };
-                h.apply(&mut b);
+                assert!(h.apply(&mut b), "{puzzle}: a hint that changes nothing");
             }
         }
         boards
