@@ -140,6 +140,9 @@ impl Cells {
     /// No cells.
     pub const EMPTY: Cells = Cells(0);
 
+    /// All 81 cells.
+    pub const ALL: Cells = Cells(!0 >> 47);
+
     /// The set with `cell` added.
     pub const fn with(self, cell: usize) -> Cells {
         Cells(self.0 | 1 << cell)

@@ -588,7 +588,7 @@ impl Chains {
             let starts = if pass == Pass::Y {
                 self.bivalue
             } else {
-                Cells(!0 >> 47).minus(lone)
+                Cells::ALL.minus(lone)
             };
             for cell in starts.iter() {
                 if b.cands[cell].count_ones() < 2 {
@@ -612,7 +612,7 @@ impl Chains {
         let cells = if pass == Pass::Y {
             self.bivalue
         } else {
-            Cells(!0 >> 47)
+            Cells::ALL
         };
         for cell in cells.iter() {
             for v in bits(b.cands[cell]) {

@@ -22,7 +22,7 @@ pub struct Change {
 impl Change {
     /// Everything: what a rule that has not found nothing yet must look at.
     pub const ALL: Change = Change {
-        cells: Cells(!0 >> 47),
+        cells: Cells::ALL,
         values: (1 << 9) - 1,
     };
 

@@ -181,9 +181,7 @@ fn first_region(regions: u32) -> u8 {
 
 /// Cells seeing every cell of `group`.
 fn seeing(group: Cells) -> Cells {
-    group
-        .iter()
-        .fold(Cells(!0 >> 47), |s, c| s.and(PEER_SETS[c]))
+    group.iter().fold(Cells::ALL, |s, c| s.and(PEER_SETS[c]))
 }
 
 /// A region's number for the ring rule: block b is b + 1, row r 11 + r, column c 21 + c.

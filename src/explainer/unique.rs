@@ -9,9 +9,7 @@ use super::hint::{Hint, Technique};
 const MAX_LOOP: usize = 24;
 
 fn seeing(cells: Cells) -> Cells {
-    cells
-        .iter()
-        .fold(Cells(!0 >> 47), |s, c| s.and(PEER_SETS[c]))
+    cells.iter().fold(Cells::ALL, |s, c| s.and(PEER_SETS[c]))
 }
 
 struct Loops<'a> {

@@ -69,7 +69,7 @@ fn rating(m: usize, largest: u32) -> (Technique, f64) {
 
 /// Cells seeing every cell of `cells` holding value `v`, outside `cells`.
 fn seeing_all(b: &Board, cells: &[usize], v: usize) -> Cells {
-    let mut s = Cells(!0 >> 47);
+    let mut s = Cells::ALL;
     for &c in cells {
         if b.cands[c] >> v & 1 != 0 {
             s = s.and(PEER_SETS[c]);
