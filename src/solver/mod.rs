@@ -1064,22 +1064,45 @@ impl Solver {
         (best.0, best.1)
     }
 
-    /// Reads the solved board back into a grid.
+    /// Reads the solved board back into a grid, branch-free: each band's cells as four
+    /// bit planes of their digit (1-9), each plane spread eight cells at a time into
+    /// bytes. A loop over each mask's set bits cost a mispredicted exit per mask, 27 a
+    /// solution: about 5% of the time on puzzles that take few guesses.
     #[inline(always)]
     fn solution(&self) -> Grid {
+        let c = &self.board.candidates;
         let mut cells = [0u8; CELLS];
-        for digit in 0..9 {
-            for band in 0..3 {
-                let mut m = self.board.candidates[digit * 3 + band];
-                while m != 0 {
-                    let bit = m.trailing_zeros() as usize;
-                    m &= m - 1;
-                    cells[(band * 27 + bit) % CELLS] = digit as u8 + 1;
+        for band in 0..3 {
+            let m = |digit: usize| c[digit * 3 + band];
+            // Plane k holds the cells whose digit (1-9) has bit k set.
+            let planes = [
+                m(0) | m(2) | m(4) | m(6) | m(8),
+                m(1) | m(2) | m(5) | m(6),
+                m(3) | m(4) | m(5) | m(6),
+                m(7) | m(8),
+            ];
+            let mut bytes = [0u8; 32];
+            for (chunk, out) in bytes.chunks_exact_mut(8).enumerate() {
+                let mut value = 0u64;
+                for (k, plane) in planes.iter().enumerate() {
+                    value |= spread_bits(plane >> (8 * chunk) & 0xff) << k;
                 }
+                out.copy_from_slice(&value.to_le_bytes());
             }
+            cells[band * 27..band * 27 + 27].copy_from_slice(&bytes[..27]);
         }
         Grid::from_solver_cells(cells)
     }
+}
+
+/// Eight bits (`bits` < 256) as eight bytes, byte `j` holding bit `j` (0 or 1).
+#[inline(always)]
+fn spread_bits(bits: u32) -> u64 {
+    // Byte j of the product keeps bit j of `bits` in place (0 or 2^j, at most 0x80);
+    // adding 0x7f to each byte then sets its top bit exactly when that bit was set,
+    // with no carry into the next byte.
+    let isolated = u64::from(bits).wrapping_mul(0x0101_0101_0101_0101) & 0x8040_2010_0804_0201;
+    ((isolated + 0x7f7f_7f7f_7f7f_7f7f) >> 7) & 0x0101_0101_0101_0101
 }
 
 /// What the sweep's counts over the digits found, bands packed as in
@@ -1269,6 +1292,41 @@ mod tests {
         let c = solver.count(&Grid::EMPTY, 50);
         assert_eq!(c.solutions, 50);
         assert!(c.first.unwrap().is_valid_solution());
+    }
+
+    #[test]
+    fn spread_bits_puts_each_bit_in_its_own_byte() {
+        for bits in 0..256u32 {
+            let expect = (0..8).fold(0u64, |acc, j| acc | u64::from(bits >> j & 1) << (8 * j));
+            assert_eq!(spread_bits(bits), expect, "{bits:#x}");
+        }
+    }
+
+    /// The board read back cell by cell, as the branch-free planes must agree with, on
+    /// Kaggle's 10,000 solution grids loaded as givens.
+    #[test]
+    fn a_solved_board_reads_back_as_its_grid() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/kaggle-1m-first10k.csv");
+        let text = std::fs::read_to_string(path).unwrap();
+        let mut solver = Solver::new();
+        let mut n = 0;
+        for line in text.lines().skip(1) {
+            let solution = grid(line.split(',').nth(1).unwrap());
+            assert!(solver.load(&solution));
+            let mut cells = [0u8; CELLS];
+            for (i, cell) in cells.iter_mut().enumerate() {
+                let (band, bit) = (i / 27, i % 27);
+                let digits: Vec<usize> = (0..9)
+                    .filter(|d| solver.board.candidates[d * 3 + band] >> bit & 1 == 1)
+                    .collect();
+                assert_eq!(digits.len(), 1);
+                *cell = digits[0] as u8 + 1;
+            }
+            assert_eq!(solver.solution().cells(), &cells);
+            assert_eq!(solver.solution(), solution);
+            n += 1;
+        }
+        assert_eq!(n, 10_000);
     }
 
     #[test]
