@@ -178,6 +178,11 @@ impl Cells {
         Cells(self.0 & !o.0)
     }
 
+    /// The cells that see every cell of this set (all 81 for an empty set).
+    pub fn seeing_all(self) -> Cells {
+        self.iter().fold(Cells::ALL, |s, c| s.and(PEER_SETS[c]))
+    }
+
     /// The cells, ascending.
     pub fn iter(self) -> impl Iterator<Item = usize> {
         let mut bits = self.0;

@@ -8,9 +8,7 @@
 //! regions, every ordering and orientation is tried; the hint kept is the lowest by
 //! rating, then the most eliminations, then the smallest suffix, the first among equals.
 
-use super::board::{
-    bits, region_type, Board, Cells, CELL_REGIONS, PEER_SETS, REGION_CELLS, REGION_SETS,
-};
+use super::board::{bits, region_type, Board, Cells, CELL_REGIONS, REGION_CELLS, REGION_SETS};
 use super::hint::{Hint, Technique};
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -179,11 +177,6 @@ fn first_region(regions: u32) -> u8 {
     }
 }
 
-/// Cells seeing every cell of `group`.
-fn seeing(group: Cells) -> Cells {
-    group.iter().fold(Cells::ALL, |s, c| s.and(PEER_SETS[c]))
-}
-
 /// A region's number for the ring rule: block b is b + 1, row r 11 + r, column c 21 + c.
 fn number(region: usize) -> usize {
     match region_type(region) {
@@ -345,7 +338,7 @@ impl Digit {
             let k = links_of(b, region, v, &mut found);
             let first = n;
             for mut link in found.into_iter().take(k) {
-                link.sees = link.groups.map(|g| seeing(g).and(holders));
+                link.sees = link.groups.map(|g| g.seeing_all().and(holders));
                 link.regions = link.groups.map(regions_holding);
                 link.id = n as u8;
                 link.joins = 0;

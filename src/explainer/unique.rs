@@ -1,16 +1,10 @@
 //! The rules that assume a unique solution: unique rectangles and loops (types 1, 2, 4
 //! and type 3 with a naked or hidden set) and the bivalue universal grave (types 1 to 4).
 
-use super::board::{
-    bits, subsets, Board, Cells, CELL_REGIONS, PEER_SETS, REGION_CELLS, REGION_SETS,
-};
+use super::board::{bits, subsets, Board, Cells, CELL_REGIONS, REGION_CELLS, REGION_SETS};
 use super::hint::{Hint, Technique};
 
 const MAX_LOOP: usize = 24;
-
-fn seeing(cells: Cells) -> Cells {
-    cells.iter().fold(Cells::ALL, |s, c| s.and(PEER_SETS[c]))
-}
 
 struct Loops<'a> {
     b: &'a Board,
@@ -137,7 +131,7 @@ impl Loops<'_> {
         if n > 2 || (n == 2 && union.count_ones() == 1) {
             let w = union.trailing_zeros() as usize;
             let mut h = Hint::new(t, base);
-            for c in seeing(extra).iter() {
+            for c in extra.seeing_all().iter() {
                 h.remove(b, c, w);
             }
             self.offer(h, 2);
@@ -337,7 +331,7 @@ pub fn bug(b: &Board) -> Option<Hint> {
                     scratch.cands[c] &= !(1 << v);
                     if bug_cells.len() > 1
                         && all_values.count_ones() > 1
-                        && seeing(bug_cells).minus(bug_cells).is_empty()
+                        && bug_cells.seeing_all().minus(bug_cells).is_empty()
                     {
                         return None;
                     }
@@ -382,7 +376,7 @@ pub fn bug(b: &Board) -> Option<Hint> {
         h.elims[c] = b.cands[c] & !bug_values[c];
         return h.is_worth().then_some(h);
     }
-    let common = seeing(bug_cells).minus(bug_cells);
+    let common = bug_cells.seeing_all().minus(bug_cells);
     let type4 = || {
         let mut it = bug_cells.iter();
         let (c1, c2) = (it.next().unwrap_or(0), it.next().unwrap_or(0));
