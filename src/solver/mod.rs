@@ -36,8 +36,12 @@
 //! (measured: Kaggle +15%, the hard sets +3-4%); where `pext` is also fast and AVX2
 //! present (Intel since Haswell, AMD since Zen 3) a third copy finds each mask's
 //! triads with `pext` instead of three table lookups (+6-8% on the hard sets and
-//! Kaggle) and counts the sweep's digits two at a time (+3-5% on the hard sets). A test
-//! checks all copies agree. The sweep's counts over the digits and naked singles'
+//! Kaggle) and counts the sweep's digits two at a time (+3-5% on the hard sets); where
+//! AVX2 is present but `pext` slow (AMD Zen 2) a fourth copy counts with AVX2 alone
+//! (Zen 2: +4% on the hard sets, +8% on puzzles with many solutions). The copies
+//! without `pext` hash the triads by one multiply (`TRIAD_MAGIC`) instead of three
+//! table lookups (Zen 2: +1-3%). A test checks all copies agree. The sweep's counts
+//! over the digits and naked singles'
 //! counts over a band's cells are vector code (`lanes.rs`: SSE2, in every x86-64 CPU, a
 //! digit's three bands as three lanes); elsewhere a scalar version runs, and test
 //! builds check the two agree at every call.
@@ -57,6 +61,7 @@ use crate::marks::Marks;
 use tables::{
     column_cells, BAND_ALL, BOX_CELLS, CLAIMED_COLUMNS, COLUMN, PEERS_IN_BAND, PERMS_CELLS,
     PERMS_COLUMNS, PERMS_IN, PERMS_OPEN, ROW_KEEP, SHRINK, STACK_KEEP, TRIAD_CELLS, TRIAD_KEEP,
+    TRIAD_KEEP_HASHED, TRIAD_MAGIC,
 };
 
 /// Where a search starts: givens, or pencil marks.
@@ -114,15 +119,25 @@ enum SearchCopy {
     Baseline,
     /// [`Solver::search_with_bit_instructions`].
     BitInstructions,
+    /// [`Solver::search_avx2`].
+    Avx2,
     /// [`Solver::search_fast`].
     Fast,
 }
+
+/// What a compiled copy of the search uses beyond the bit instructions, as bits of its
+/// `KIT` parameter: AVX2 for the sweep's counts, `pext` for triads and stack patterns.
+const AVX2: u8 = 1;
+/// See [`AVX2`].
+const PEXT: u8 = 2;
 
 /// The copy for this CPU, decided once: [`Solver::search_fast`] where it has the bit
 /// instructions and AVX2 and runs `pext` in one fast instruction (every Intel CPU with
 /// BMI2 does; AMD's before Zen 3, family 17h, and Hygon's 18h run it in microcode, tens
 /// of cycles or more, slower than the table lookups it replaces), else
-/// [`Solver::search_with_bit_instructions`] where it has those, else the baseline.
+/// [`Solver::search_avx2`] where it has those and AVX2, else
+/// [`Solver::search_with_bit_instructions`] where it has the bit instructions, else the
+/// baseline.
 #[cfg(target_arch = "x86_64")]
 fn copy_for_this_cpu() -> SearchCopy {
     static COPY: std::sync::OnceLock<SearchCopy> = std::sync::OnceLock::new();
@@ -133,10 +148,10 @@ fn copy_for_this_cpu() -> SearchCopy {
         }
         let vendor = __cpuid(0);
         let fast_pext = pext_is_fast([vendor.ebx, vendor.edx, vendor.ecx], __cpuid(1).eax);
-        if fast_pext && std::is_x86_feature_detected!("avx2") {
-            SearchCopy::Fast
-        } else {
-            SearchCopy::BitInstructions
+        match (std::is_x86_feature_detected!("avx2"), fast_pext) {
+            (true, true) => SearchCopy::Fast,
+            (true, false) => SearchCopy::Avx2,
+            (false, _) => SearchCopy::BitInstructions,
         }
     })
 }
@@ -379,12 +394,13 @@ impl Solver {
             // SAFETY: each copy is chosen only where this CPU has the features it is
             // compiled for (`copy_for_this_cpu`).
             SearchCopy::Fast => return unsafe { self.search_fast(start, limit, exclude) },
+            SearchCopy::Avx2 => return unsafe { self.search_avx2(start, limit, exclude) },
             SearchCopy::BitInstructions => {
                 return unsafe { self.search_with_bit_instructions(start, limit, exclude) }
             }
             SearchCopy::Baseline => {}
         }
-        self.search::<false>(start, limit, exclude)
+        self.search::<0>(start, limit, exclude)
     }
 
     /// [`Solver::search_with_bit_instructions`] for CPUs where `pext` is fast (Intel
@@ -403,7 +419,24 @@ impl Solver {
         limit: u64,
         exclude: Option<(usize, u8)>,
     ) -> Result<Count, Clash> {
-        self.search::<true>(start, limit, exclude)
+        self.search::<{ AVX2 | PEXT }>(start, limit, exclude)
+    }
+
+    /// [`Solver::search_fast`] without `pext`, for CPUs that have AVX2 but run `pext` in
+    /// microcode (AMD before Zen 3): the sweep's counts two digits at a time, triads by
+    /// table lookups.
+    ///
+    /// # Safety
+    /// The CPU must have the features [`bit_instructions`] checks, and AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt,avx,avx2")]
+    unsafe fn search_avx2(
+        &mut self,
+        start: Start<'_>,
+        limit: u64,
+        exclude: Option<(usize, u8)>,
+    ) -> Result<Count, Clash> {
+        self.search::<AVX2>(start, limit, exclude)
     }
 
     /// [`Solver::search`] compiled with popcnt, BMI1/2 and lzcnt (one instruction for
@@ -419,13 +452,13 @@ impl Solver {
         limit: u64,
         exclude: Option<(usize, u8)>,
     ) -> Result<Count, Clash> {
-        self.search::<false>(start, limit, exclude)
+        self.search::<0>(start, limit, exclude)
     }
 
     /// The search itself, inlined into each compiled variant with what it calls;
-    /// `FAST` only in [`Solver::search_fast`].
+    /// `KIT` says what beyond the bit instructions it may use ([`AVX2`], [`PEXT`]).
     #[inline(always)]
-    fn search<const FAST: bool>(
+    fn search<const KIT: u8>(
         &mut self,
         start: Start<'_>,
         limit: u64,
@@ -454,13 +487,13 @@ impl Solver {
         }
         // One call site for propagation, so each compiled variant inlines it once.
         loop {
-            if self.propagate::<FAST>() {
+            if self.propagate::<KIT>() {
                 if self.board.unsolved != [0; 3] {
                     if self.stats.guesses >= self.budget {
                         count.spent = true;
                         return Ok(count);
                     }
-                    self.guess::<FAST>();
+                    self.guess::<KIT>();
                     continue;
                 }
                 count.solutions += 1;
@@ -586,7 +619,7 @@ impl Solver {
 
     /// Runs propagation to a fixed point; false on a contradiction.
     #[inline(always)]
-    fn propagate<const FAST: bool>(&mut self) -> bool {
+    fn propagate<const KIT: u8>(&mut self) -> bool {
         loop {
             // Unrolled passes over the 27 masks until none changed; each update is
             // specialised for its (digit, band): constant indices, no bounds checks.
@@ -603,7 +636,7 @@ impl Solver {
                         std::sync::atomic::compiler_fence(std::sync::atomic::Ordering::SeqCst);
                         if self.board.candidates[$i] != self.seen[$i] {
                             $changed = true;
-                            if !self.update_band::<$i, FAST>() {
+                            if !self.update_band::<$i, KIT>() {
                                 return false;
                             }
                         }
@@ -625,7 +658,7 @@ impl Solver {
                 Sweep::Stable if self.board.unsolved == [0; 3] => return true,
                 Sweep::Stable => {}
             }
-            match self.sweep_sets::<FAST>() {
+            match self.sweep_sets::<KIT>() {
                 Sweep::Contradiction => return false,
                 Sweep::Placed => continue,
                 Sweep::Stable => return true,
@@ -641,11 +674,11 @@ impl Solver {
     /// left. A box where the digit is left in one column claims that column: the other
     /// two bands lose it. Cells alone in their row are placed: the other digits lose them.
     #[inline(always)]
-    fn update_band<const INDEX: usize, const FAST: bool>(&mut self) -> bool {
+    fn update_band<const INDEX: usize, const KIT: u8>(&mut self) -> bool {
         let (digit, band) = (INDEX / 3, INDEX % 3);
         let (next, last) = (digit * 3 + (band + 1) % 3, digit * 3 + (band + 2) % 3);
         let mut mask = self.board.candidates[INDEX];
-        let keep = TRIAD_KEEP[triads::<FAST>(mask) & 0x1ff];
+        let keep = triad_keep::<KIT>(mask);
         mask &= keep as u32;
         if mask == 0 {
             return false;
@@ -690,12 +723,12 @@ impl Solver {
     ///   in their row (or box column), the other digits lose those cells. Fewer than three
     ///   possible digits, or more than three that must go there, is a dead end.
     #[inline(always)]
-    fn sweep_sets<const FAST: bool>(&mut self) -> Sweep {
+    fn sweep_sets<const KIT: u8>(&mut self) -> Sweep {
         let Some(Settled {
             naked,
             hidden,
             locks,
-        }) = self.triad_counts::<FAST>()
+        }) = self.triad_counts::<KIT>()
         else {
             return Sweep::Contradiction;
         };
@@ -799,18 +832,18 @@ impl Solver {
 
     #[cfg(not(target_arch = "x86_64"))]
     #[inline(always)]
-    fn triad_counts<const FAST: bool>(&self) -> Option<Settled> {
+    fn triad_counts<const KIT: u8>(&self) -> Option<Settled> {
         self.triad_counts_scalar()
     }
 
     /// [`Solver::triad_counts_scalar`] with SSE2 (part of every x86-64 CPU), a digit's
-    /// three bands in three lanes; in the `FAST` copy with AVX2, two digits at a time.
+    /// three bands in three lanes; in the copies with [`AVX2`], two digits at a time.
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
-    fn triad_counts<const FAST: bool>(&self) -> Option<Settled> {
-        let found = if FAST {
-            // SAFETY: `FAST` code runs only inside `search_fast`, chosen where the CPU
-            // has AVX2 (`copy_for_this_cpu`).
+    fn triad_counts<const KIT: u8>(&self) -> Option<Settled> {
+        let found = if KIT & AVX2 != 0 {
+            // SAFETY: `AVX2` code runs only inside `search_fast` or `search_avx2`, chosen
+            // where the CPU has AVX2 (`copy_for_this_cpu`).
             unsafe { lanes::triad_counts_avx2(&self.board.shapes) }
         } else {
             lanes::triad_counts_sse2(&self.board.shapes)
@@ -916,9 +949,9 @@ impl Solver {
     /// candidate, then the rest). Saves the node with what the other branch keeps, then
     /// takes the first (the caller propagates it).
     #[inline(always)]
-    fn guess<const FAST: bool>(&mut self) {
+    fn guess<const KIT: u8>(&mut self) {
         self.stats.guesses += 1;
-        if let Some((digit, unit, perms)) = self.pick_permutation::<FAST>() {
+        if let Some((digit, unit, perms)) = self.pick_permutation::<KIT>() {
             let first = perms.trailing_zeros() as usize;
             let rest = perms & (perms - 1);
             let keep = [
@@ -967,7 +1000,7 @@ impl Solver {
     /// 147, then 1-6% slower. With the triple rules, bands only 9.4 / 126, bands and
     /// stacks 8.9 / 111 (tdoku 8.9 / 110) and 5% faster on the hardest.
     #[inline(always)]
-    fn pick_permutation<const FAST: bool>(&self) -> Option<(usize, usize, u8)> {
+    fn pick_permutation<const KIT: u8>(&self) -> Option<(usize, usize, u8)> {
         let mut totals = [0u32; 6];
         for digit in 0..9 {
             let shape = self.digit_shapes(digit);
@@ -975,7 +1008,7 @@ impl Solver {
             for band in 0..3 {
                 totals[band] += shape[band] >> 18;
             }
-            let stacks = stack_patterns::<FAST>(shape);
+            let stacks = stack_patterns::<KIT>(shape);
             for stack in 0..3 {
                 totals[3 + stack] += PERMS_OPEN[stacks[stack] & 0x1ff] as u32;
             }
@@ -1189,29 +1222,29 @@ fn box_locks(open: u64, only: u32) -> u32 {
     (columns & (boxes * 7)) ^ only
 }
 
-/// A mask's triad pattern: bit `row * 3 + box` where the triad has a cell. By three
-/// `SHRINK` lookups, one per row; in the `FAST` copy by one `pext` over the mask folded
-/// onto each triad's first bit.
+/// [`TRIAD_KEEP`] for a mask's triad pattern (bit `row * 3 + box` where the triad has a
+/// cell). The mask is folded onto each triad's first bit; in the copy with [`PEXT`] one
+/// `pext` gathers those nine bits into the pattern, elsewhere one multiply hashes them
+/// into [`TRIAD_KEEP_HASHED`] (three `SHRINK` lookups, one per row, before).
 #[inline(always)]
-fn triads<const FAST: bool>(mask: u32) -> usize {
+fn triad_keep<const KIT: u8>(mask: u32) -> u64 {
+    let firsts = (mask | mask >> 1 | mask >> 2) & 0x124_9249;
     #[cfg(target_arch = "x86_64")]
-    if FAST {
-        // SAFETY: `FAST` code runs only inside `search_fast`, chosen where the CPU has
+    if KIT & PEXT != 0 {
+        // SAFETY: `PEXT` code runs only inside `search_fast`, chosen where the CPU has
         // BMI2 (`copy_for_this_cpu`).
-        return unsafe { std::arch::x86_64::_pext_u32(mask | mask >> 1 | mask >> 2, 0x124_9249) }
-            as usize;
+        let pattern = unsafe { std::arch::x86_64::_pext_u32(firsts, 0x124_9249) };
+        return TRIAD_KEEP[pattern as usize & 0x1ff];
     }
-    SHRINK[(mask & 0x1ff) as usize] as usize
-        | (SHRINK[((mask >> 9) & 0x1ff) as usize] as usize) << 3
-        | (SHRINK[((mask >> 18) & 0x1ff) as usize] as usize) << 6
+    TRIAD_KEEP_HASHED[((firsts as u64).wrapping_mul(TRIAD_MAGIC) >> 55) as usize & 0x1ff]
 }
 
 /// A digit's three stack patterns (bit `band * 3 + column in the stack`) from its three
-/// band shapes: by shifts, or in the `FAST` copy one `pext` each.
+/// band shapes: by shifts, or in the copy with [`PEXT`] one `pext` each.
 #[inline(always)]
-fn stack_patterns<const FAST: bool>(shape: [u32; 3]) -> [usize; 3] {
+fn stack_patterns<const KIT: u8>(shape: [u32; 3]) -> [usize; 3] {
     #[cfg(target_arch = "x86_64")]
-    if FAST {
+    if KIT & PEXT != 0 {
         let x = shape[0] as u64 | (shape[1] as u64) << 21 | (shape[2] as u64) << 42;
         let columns = |stack: u64| (7u64 << (9 + 3 * stack)) * (1 | 1 << 21 | 1 << 42);
         // SAFETY: as in `triads`: only reached inside `search_fast`.
@@ -1329,6 +1362,40 @@ mod tests {
         assert_eq!(n, 10_000);
     }
 
+    /// The triad hash and `pext` find the same table entry as the plain pattern, for
+    /// every pattern and several masks drawing it (first, last or all cells of each
+    /// triad, or one cell varying by triad).
+    #[test]
+    fn triad_keep_matches_the_plain_pattern() {
+        for (pattern, &want) in TRIAD_KEEP.iter().enumerate() {
+            for choice in 0..4u32 {
+                let mut mask = 0u32;
+                for triad in 0..9u32 {
+                    if pattern >> triad & 1 == 1 {
+                        let (row, box_) = (triad / 3, triad % 3);
+                        let cells = match choice {
+                            0 => 1,
+                            1 => 4,
+                            2 => 7,
+                            _ => 1 << ((triad + pattern as u32) % 3),
+                        };
+                        mask |= cells << (row * 9 + box_ * 3);
+                    }
+                }
+                // The plain pattern, triad by triad.
+                let plain = (0..9).fold(0, |p, t| {
+                    p | (((mask >> ((t / 3) * 9 + (t % 3) * 3)) & 7 != 0) as usize) << t
+                });
+                assert_eq!(plain, pattern);
+                assert_eq!(triad_keep::<0>(mask), want, "{mask:#x}");
+                #[cfg(target_arch = "x86_64")]
+                if std::is_x86_feature_detected!("bmi2") {
+                    assert_eq!(triad_keep::<PEXT>(mask), want, "{mask:#x}");
+                }
+            }
+        }
+    }
+
     #[test]
     fn row_singles_finds_rows_with_one_cell() {
         // Row 0: one cell (bit 4); row 1: two cells; row 2: one cell (bit 26).
@@ -1351,9 +1418,9 @@ mod tests {
         }
     }
 
-    /// The variants compiled for popcnt/BMI, with and without `pext` (one of them taken
-    /// on CPUs that have those), and the baseline one find the same counts, solutions
-    /// and search effort on real puzzles.
+    /// The variants compiled for popcnt/BMI, alone, with AVX2 and with AVX2 and `pext`
+    /// (one of them taken on CPUs that have those), and the baseline one find the same
+    /// counts, solutions and search effort on real puzzles.
     #[test]
     fn every_compiled_variant_agrees() {
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/magictour-top1465.txt");
@@ -1363,7 +1430,7 @@ mod tests {
         let variants = match (bit_instructions(), std::is_x86_feature_detected!("avx2")) {
             (false, _) => 0,
             (true, false) => 1,
-            (true, true) => 2,
+            (true, true) => 3,
         };
         #[cfg(not(target_arch = "x86_64"))]
         let variants = 0;
@@ -1372,20 +1439,21 @@ mod tests {
         for line in puzzles.step_by(7) {
             let puzzle = grid(&line[..81]);
             let start = Start::Grid(&puzzle);
-            let b = base.search::<false>(start, 2, None);
+            let b = base.search::<0>(start, 2, None);
             assert!(matches!(b, Ok(Count { solutions: 1, .. })), "{line}");
             for variant in 0..variants {
                 #[cfg(target_arch = "x86_64")]
-                // SAFETY: compiled for the features `bit_instructions` (and, for variant 1, AVX2) found.
+                // SAFETY: compiled for the features `bit_instructions` (and, for variants
+                // 1 and 2, AVX2) found. `pext` runs on every CPU with BMI2, slowly on some.
                 let a = unsafe {
-                    if variant == 0 {
-                        other.search_with_bit_instructions(start, 2, None)
-                    } else {
-                        other.search_fast(start, 2, None)
+                    match variant {
+                        0 => other.search_with_bit_instructions(start, 2, None),
+                        1 => other.search_avx2(start, 2, None),
+                        _ => other.search_fast(start, 2, None),
                     }
                 };
                 #[cfg(not(target_arch = "x86_64"))]
-                let a = other.search::<true>(start, 2, None);
+                let a = other.search::<{ AVX2 | PEXT }>(start, 2, None);
                 assert_eq!(a, b, "{line} (variant {variant})");
                 assert_eq!(other.stats(), base.stats(), "{line} (variant {variant})");
             }
