@@ -630,10 +630,14 @@ impl Solver {
             // with 27 of them live through the pass it spilled some on every check that
             // found its mask unchanged (about 10k extra instructions a top95 puzzle).
             // Measured: top95 +3-6%, forum-hardest +0.5%, Kaggle -0.6%, others level.
+            // Only in the copy with `pext`, where it was measured: on AMD Zen 2 (the AVX2
+            // copy) it cost 3-4% on every hard set and on puzzles with many solutions.
             macro_rules! pass {
                 ($changed:ident; $($i:literal)*) => {
                     $(
-                        std::sync::atomic::compiler_fence(std::sync::atomic::Ordering::SeqCst);
+                        if KIT & PEXT != 0 {
+                            std::sync::atomic::compiler_fence(std::sync::atomic::Ordering::SeqCst);
+                        }
                         if self.board.candidates[$i] != self.seen[$i] {
                             $changed = true;
                             if !self.update_band::<$i, KIT>() {
@@ -694,7 +698,11 @@ impl Solver {
         // 4-byte stores and so cannot be served from the store buffer: it waits for
         // them to reach the cache. The fence emits no instruction; it only keeps the
         // two clears apart (measured: top95 +1.5%, top1465 +2.5%, Kaggle -0.6% to +1%).
-        std::sync::atomic::compiler_fence(std::sync::atomic::Ordering::Release);
+        // As the fence in the passes, only in the copy with `pext`: on AMD Zen 2 the
+        // AVX2 copy is 0.5-2.6% faster without it.
+        if KIT & PEXT != 0 {
+            std::sync::atomic::compiler_fence(std::sync::atomic::Ordering::Release);
+        }
         self.clear(last, claimed);
         // Cells placed before come back as singles of their row every time: removing
         // them again changes nothing, and not masking them with `unsolved` keeps these
