@@ -140,7 +140,7 @@ const fn build_triad_keep() -> [u64; 512] {
 
 /// The triad hash of a 9-bit triad pattern: its bits spread three apart, times
 /// [`TRIAD_MAGIC`], the top nine bits.
-pub const fn triad_hash_of_pattern(pattern: usize) -> usize {
+const fn triad_hash_of_pattern(pattern: usize) -> usize {
     let mut spread = 0u64;
     let mut t = 0;
     while t < 9 {
