@@ -1236,15 +1236,16 @@ fn box_locks(open: u64, only: u32) -> u32 {
 /// into [`TRIAD_KEEP_HASHED`] (three `SHRINK` lookups, one per row, before).
 #[inline(always)]
 fn triad_keep<const KIT: u8>(mask: u32) -> u64 {
-    let firsts = (mask | mask >> 1 | mask >> 2) & 0x124_9249;
+    const FIRSTS: u32 = 0x124_9249;
+    let folded = mask | mask >> 1 | mask >> 2;
     #[cfg(target_arch = "x86_64")]
     if KIT & PEXT != 0 {
         // SAFETY: `PEXT` code runs only inside `search_fast`, chosen where the CPU has
-        // BMI2 (`copy_for_this_cpu`).
-        let pattern = unsafe { std::arch::x86_64::_pext_u32(firsts, 0x124_9249) };
+        // BMI2 (`copy_for_this_cpu`). `pext` takes only the first bits: no mask first.
+        let pattern = unsafe { std::arch::x86_64::_pext_u32(folded, FIRSTS) };
         return TRIAD_KEEP[pattern as usize & 0x1ff];
     }
-    TRIAD_KEEP_HASHED[((firsts as u64).wrapping_mul(TRIAD_MAGIC) >> 55) as usize & 0x1ff]
+    TRIAD_KEEP_HASHED[(((folded & FIRSTS) as u64).wrapping_mul(TRIAD_MAGIC) >> 55) as usize]
 }
 
 /// A digit's three stack patterns (bit `band * 3 + column in the stack`) from its three
