@@ -48,6 +48,17 @@ pub static PERMS_IN: [u8; 512] = build_perms_in();
 /// targets baseline x86-64, where counting bits has no single instruction).
 pub static PERMS_OPEN: [u8; 512] = build_perms_open();
 
+/// `TURNED_COLUMNS[band - 1][columns]`, for band 1 or 2 and a digit's 9-bit column set
+/// there: each stack's three columns turned by `band` places (bits 0..9: bit `c` of a
+/// stack takes its column `(c + band) % 3`) and by `-band` places (bits 9..18: column
+/// `(c - band) % 3`). A digit's band-0 columns `c0` (both halves as they are) and these
+/// for bands 1 and 2, all three ANDed, hold one bit for each of the stacks' six placements
+/// (a column per band, all different) still open: bit `c` of a stack for the one taking
+/// columns `c, c + 1, c + 2` down the bands, bit `9 + c` for `c, c - 1, c - 2`. Their
+/// count per stack is `PERMS_OPEN` of its pattern, in two lookups and a count a digit
+/// instead of three patterns and three lookups.
+pub static TURNED_COLUMNS: [[u32; 512]; 2] = build_turned_columns();
+
 /// `PERM_CELLS[p]`: the 27-bit cell mask of permutation `p`'s three triads.
 pub static PERM_CELLS: [u32; 6] = build_perm_cells();
 
@@ -221,6 +232,33 @@ const fn build_perms_open() -> [u8; 512] {
     while pattern < 512 {
         table[pattern] = perms[pattern].count_ones() as u8;
         pattern += 1;
+    }
+    table
+}
+
+/// Each 3-bit group of `columns` turned so bit `c` takes bit `(c + by) % 3`.
+const fn turn_stacks(columns: u32, by: u32) -> u32 {
+    let mut turned = 0;
+    let mut bit = 0;
+    while bit < 9 {
+        let from = bit / 3 * 3 + (bit % 3 + by) % 3;
+        turned |= (columns >> from & 1) << bit;
+        bit += 1;
+    }
+    turned
+}
+
+const fn build_turned_columns() -> [[u32; 512]; 2] {
+    let mut table = [[0u32; 512]; 2];
+    let mut band = 1;
+    while band < 3 {
+        let mut columns = 0;
+        while columns < 512 {
+            table[band as usize - 1][columns as usize] =
+                turn_stacks(columns, band) | turn_stacks(columns, 3 - band) << 9;
+            columns += 1;
+        }
+        band += 1;
     }
     table
 }
