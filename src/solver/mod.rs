@@ -1422,16 +1422,8 @@ mod tests {
     #[test]
     fn stack_totals_count_each_stacks_placements() {
         // Placements of one digit in one stack, by trying the six column orders.
-        let open = |columns: [u32; 3], stack: u32| -> u32 {
-            let orders = [
-                [0, 1, 2],
-                [0, 2, 1],
-                [1, 0, 2],
-                [1, 2, 0],
-                [2, 0, 1],
-                [2, 1, 0],
-            ];
-            orders
+        let open = |columns: [u32; 3], stack: usize| -> u32 {
+            tables::PERMUTATIONS
                 .iter()
                 .filter(|order| (0..3).all(|b| columns[b] >> (3 * stack + order[b]) & 1 == 1))
                 .count() as u32
@@ -1441,7 +1433,7 @@ mod tests {
             for digit in 0..9 {
                 let columns = [0, 1, 2].map(|b| (shapes[digit * 3 + b] >> 9) & 0x1ff);
                 for (stack, total) in want.iter_mut().enumerate() {
-                    *total += open(columns, stack as u32);
+                    *total += open(columns, stack);
                 }
             }
             assert_eq!(stack_totals(shapes), want, "{shapes:x?}");
