@@ -1018,17 +1018,8 @@ impl Solver {
             for band in 0..3 {
                 totals[band] += shape[band] >> 18;
             }
-            if KIT & PEXT != 0 {
-                let stacks = stack_patterns::<KIT>(shape);
-                for stack in 0..3 {
-                    totals[3 + stack] += PERMS_OPEN[stacks[stack] & 0x1ff] as u32;
-                }
-            }
         }
-        if KIT & PEXT == 0 {
-            let stacks = stack_totals(&self.board.shapes);
-            totals[3..].copy_from_slice(&stacks);
-        }
+        totals[3..].copy_from_slice(&stack_totals::<KIT>(&self.board.shapes));
         // The unit with the fewest open permutations above nine (every digit placed
         // there is down to one), the first such on ties; and in it the first digit
         // with two permutations, else three. Branch-free: as searches over the units
@@ -1256,29 +1247,31 @@ fn triad_keep<const KIT: u8>(mask: u32) -> u64 {
     TRIAD_KEEP_HASHED[(((folded & FIRSTS) as u64).wrapping_mul(TRIAD_MAGIC) >> 55) as usize]
 }
 
-/// A digit's three stack patterns (bit `band * 3 + column in the stack`) from its three
-/// band shapes: by shifts, or in the copy with [`PEXT`] one `pext` each.
+/// Each stack's open placements summed over the digits (`PERMS_OPEN` of every digit's
+/// pattern there, bit `band * 3 + column in the stack`), from the band shapes. In the
+/// copy with [`PEXT`], one `pext` gathers each pattern for its lookup. Elsewhere, per
+/// digit, its band-0 columns ANDed with its band-1 and band-2 columns turned
+/// (`TURNED_COLUMNS`) leave one bit per open placement, three digits' bits go side by
+/// side in one word, and a count per stack sums them (measured on AMD Zen 2 against
+/// patterns by shifts and three lookups a digit: see `docs/performance.md`).
 #[inline(always)]
-fn stack_patterns<const KIT: u8>(shape: [u32; 3]) -> [usize; 3] {
+fn stack_totals<const KIT: u8>(shapes: &[u32; 28]) -> [u32; 3] {
+    let mut totals = [0u32; 3];
     #[cfg(target_arch = "x86_64")]
     if KIT & PEXT != 0 {
-        let x = shape[0] as u64 | (shape[1] as u64) << 21 | (shape[2] as u64) << 42;
         let columns = |stack: u64| (7u64 << (9 + 3 * stack)) * (1 | 1 << 21 | 1 << 42);
-        // SAFETY: as in `triads`: only reached inside `search_fast`.
-        return [0, 1, 2]
-            .map(|stack| unsafe { std::arch::x86_64::_pext_u64(x, columns(stack)) as usize });
+        for digit in 0..9 {
+            let x = shapes[digit * 3] as u64
+                | (shapes[digit * 3 + 1] as u64) << 21
+                | (shapes[digit * 3 + 2] as u64) << 42;
+            for (stack, total) in totals.iter_mut().enumerate() {
+                // SAFETY: as in `triad_keep`: only reached inside `search_fast`.
+                let pattern = unsafe { std::arch::x86_64::_pext_u64(x, columns(stack as u64)) };
+                *total += PERMS_OPEN[pattern as usize & 0x1ff] as u32;
+            }
+        }
+        return totals;
     }
-    [0, 1, 2].map(|stack| stack_pattern(shape, stack))
-}
-
-/// Each stack's open placements summed over the digits (`PERMS_OPEN` of every digit's
-/// pattern there), from the column sets in the band shapes: per digit, its band-0
-/// columns ANDed with its band-1 and band-2 columns turned (`TURNED_COLUMNS`) leave one
-/// bit per open placement, three digits' bits go side by side in one word, and a count
-/// per stack sums them. Measured on AMD Zen 2 against three patterns and three lookups a
-/// digit: see `docs/performance.md`.
-#[inline(always)]
-fn stack_totals(shapes: &[u32; 28]) -> [u32; 3] {
     /// A stack's six placement bits in each of three digits' 18-bit fields.
     const STACK: [u64; 3] = {
         let mut masks = [0u64; 3];
@@ -1290,7 +1283,6 @@ fn stack_totals(shapes: &[u32; 28]) -> [u32; 3] {
         }
         masks
     };
-    let mut totals = [0u32; 3];
     for group in 0..3 {
         let mut open = 0u64;
         for k in 0..3 {
@@ -1436,7 +1428,7 @@ mod tests {
                     *total += open(columns, stack);
                 }
             }
-            assert_eq!(stack_totals(shapes), want, "{shapes:x?}");
+            assert_eq!(stack_totals::<0>(shapes), want, "{shapes:x?}");
         };
         // Every pattern of one stack for one digit (the other stacks and digits with
         // every column open, and the triad and count bits set to catch a missed mask).
