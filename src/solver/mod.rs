@@ -55,8 +55,8 @@
 //! branch narrows are known, so they are updated at once, before the passes look for
 //! what changed. Until the search first backtracks, a node below the root with at most
 //! 45 cells left is light: no sweep, and the branch is the first cell with two
-//! candidates (on puzzles with many solutions, one straight descent, that is 10-16%
-//! faster; see `Solver::light`).
+//! candidates (on puzzles with many solutions, one straight descent, that is 6-16%
+//! faster on Zen 2; see `Solver::light`).
 
 #[cfg(target_arch = "x86_64")]
 mod lanes;
@@ -999,8 +999,8 @@ impl Solver {
     /// guess there meets a dead end), where what the sweep and the permutation choice
     /// save in guesses costs more than it saves; on a unique puzzle the first dead end
     /// comes early, and from then on every node is full. The root stays full: a puzzle
-    /// that the sweep finishes there needs no guess (Royle's 17-clue list: 0.56 guesses
-    /// a puzzle, 0.66 with a light root).
+    /// that the sweep finishes there needs no guess (Royle's 17-clue list: 0.60 guesses
+    /// a puzzle, 0.74 with a light root, 0.56 with no light nodes).
     #[inline(always)]
     fn light(&self) -> bool {
         let left = self.board.unsolved[0].count_ones()
@@ -1018,10 +1018,12 @@ impl Solver {
     fn guess<const KIT: u8>(&mut self) -> bool {
         self.stats.guesses += 1;
         let light = self.light();
-        if let Some((digit, unit, perms)) = match light {
-            true => None,
-            false => self.pick_permutation::<KIT>(),
-        } {
+        let permutation = if light {
+            None
+        } else {
+            self.pick_permutation::<KIT>()
+        };
+        if let Some((digit, unit, perms)) = permutation {
             let first = perms.trailing_zeros() as usize;
             let rest = perms & (perms - 1);
             let keep = [
@@ -1038,9 +1040,10 @@ impl Solver {
             let taken = [0, 1, 2].map(|band| unit_keep(unit, band, 1 << first));
             return self.narrow::<KIT>(digit, taken);
         }
-        let (band, bit) = match light {
-            true => self.pick_first_pair(),
-            false => self.pick_cell(),
+        let (band, bit) = if light {
+            self.pick_first_pair()
+        } else {
+            self.pick_cell()
         };
         // The picked cell is unsolved and alive, so it has a candidate.
         let digit = (self.digits_at(band, bit).trailing_zeros() as usize).min(8);
