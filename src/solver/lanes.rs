@@ -302,6 +302,34 @@ pub(super) fn cell_counts_sse2(candidates: &[u32; 28]) -> ([u32; 4], [u32; 4]) {
     }
 }
 
+/// A band's cells as bytes from its four digit planes, as `band_digits_scalar` in the
+/// parent module: each plane's four bytes unpacked to eight lanes each, then a compare
+/// of every lane with its own bit leaves all ones where the cell's bit is set, kept as
+/// the plane's weight (`1 << k`).
+#[inline(always)]
+pub(super) fn band_digits_sse2(planes: [u32; 4]) -> [u8; 32] {
+    // SAFETY: SSE2 is in the x86-64 baseline; nothing is read from memory, and the
+    // result is two 16-byte vectors of plain bytes.
+    unsafe {
+        // Byte j of each eight holds bit j.
+        let own = _mm_set1_epi64x(0x8040_2010_0804_0201u64 as i64);
+        let (mut low, mut high) = (_mm_setzero_si128(), _mm_setzero_si128());
+        for (k, &plane) in planes.iter().enumerate() {
+            let weight = _mm_set1_epi8(1 << k);
+            let set = |lanes: __m128i| {
+                _mm_and_si128(_mm_cmpeq_epi8(_mm_and_si128(lanes, own), own), weight)
+            };
+            let v = _mm_cvtsi32_si128(plane as i32);
+            let pairs = _mm_unpacklo_epi8(v, v);
+            let fours = _mm_unpacklo_epi16(pairs, pairs);
+            // Plane bytes 0 and 1 (cells 0..16), then 2 and 3 (cells 16..32).
+            low = _mm_or_si128(low, set(_mm_unpacklo_epi32(fours, fours)));
+            high = _mm_or_si128(high, set(_mm_unpackhi_epi32(fours, fours)));
+        }
+        std::mem::transmute::<[__m128i; 2], [u8; 32]>([low, high])
+    }
+}
+
 /// The four 32-bit lanes of a 128-bit vector.
 #[inline(always)]
 fn lanes(v: __m128i) -> [u32; 4] {
