@@ -2,6 +2,9 @@
 //! three band masks load as lanes 0..3 of a 128-bit vector (lane 3 is cleared), so one
 //! instruction works on the three bands; with AVX2 a 256-bit vector holds two digits.
 //!
+//! Also the two conversions between a grid's 81 cells and the masks: the givens into
+//! masks (byte compares) and a solved band back into cells (bits spread to bytes).
+//!
 //! The scalar versions in the parent module define what these compute; test builds
 //! check the two agree at every call.
 
