@@ -285,8 +285,6 @@ pub struct Solver {
     seen: [u32; 28],
     stack: [Frame; MAX_DEPTH],
     depth: usize,
-    /// Whether this search has backtracked yet: until then it is on its first descent.
-    backtracked: bool,
     stats: SearchStats,
     /// Branches a search may take ([`crate::engine::Budget`], at most `u32::MAX`).
     budget: u32,
@@ -315,7 +313,6 @@ impl Solver {
                 keep: [0; 3],
             }; MAX_DEPTH],
             depth: 0,
-            backtracked: false,
             stats: SearchStats::default(),
             budget: budget_of(crate::engine::Budget::DEFAULT),
         }
@@ -480,7 +477,6 @@ impl Solver {
     ) -> Result<Count, Clash> {
         self.stats = SearchStats::default();
         self.depth = 0;
-        self.backtracked = false;
         let mut count = Count::NONE;
         match start {
             Start::Grid(puzzle) => {
@@ -525,7 +521,6 @@ impl Solver {
                 return Ok(count);
             }
             self.depth -= 1;
-            self.backtracked = true;
             let frame = self.stack[self.depth];
             self.board = frame.board;
             // The saved node was at a fixed point: every mask is as last updated.
@@ -1001,12 +996,15 @@ impl Solver {
     /// comes early, and from then on every node is full. The root stays full: a puzzle
     /// that the sweep finishes there needs no guess (Royle's 17-clue list: 0.60 guesses
     /// a puzzle, 0.74 with a light root, 0.56 with no light nodes).
+    ///
+    /// Every branch pushes a frame and every backtrack pops one, so the search has not
+    /// backtracked exactly while its depth equals its branches taken.
     #[inline(always)]
     fn light(&self) -> bool {
         let left = self.board.unsolved[0].count_ones()
             + self.board.unsolved[1].count_ones()
             + self.board.unsolved[2].count_ones();
-        !self.backtracked && self.depth > 0 && left <= LIGHT_UNSOLVED
+        self.depth > 0 && left <= LIGHT_UNSOLVED && self.depth == self.stats.guesses as usize
     }
 
     /// Branches: on the placement of a digit in a band when one is down to two or three
@@ -1016,8 +1014,9 @@ impl Solver {
     /// when the masks it narrows are a dead end at once, else the caller propagates it.
     #[inline(always)]
     fn guess<const KIT: u8>(&mut self) -> bool {
-        self.stats.guesses += 1;
+        // Before counting this branch: `light` compares the branches taken with the depth.
         let light = self.light();
+        self.stats.guesses += 1;
         let permutation = if light {
             None
         } else {
