@@ -53,7 +53,9 @@
 //! candidates (in the band, then the row, with the most such cells; else the cell with
 //! fewest), trying one digit and, on backtrack, removing it from the cell. The masks a
 //! branch narrows are known, so they are updated at once, before the passes look for
-//! what changed. Until the search first backtracks, a node below the root with at most
+//! what changed (a changed mask is a likely mispredicted check there); so are those a
+//! placement surely changes (the digit's in its band, and at a guessed cell the other
+//! digit's). Until the search first backtracks, a node below the root with at most
 //! 45 cells left is light: no sweep, and the branch is the first cell with two
 //! candidates (on puzzles with many solutions, one straight descent, that is 6-16%
 //! faster on Zen 2; see `Solver::light`).
@@ -666,7 +668,7 @@ impl Solver {
                 }
             }
             self.stats.rounds += 1;
-            match self.naked_singles() {
+            match self.naked_singles::<KIT>() {
                 Sweep::Contradiction => return false,
                 Sweep::Placed => continue,
                 Sweep::Stable if self.board.unsolved == [0; 3] => return true,
@@ -903,7 +905,7 @@ impl Solver {
 
     /// Places every unsolved cell with a single candidate; fails on a cell with none.
     #[inline(always)]
-    fn naked_singles(&mut self) -> Sweep {
+    fn naked_singles<const KIT: u8>(&mut self) -> Sweep {
         let mut placed = false;
         // Counted once for all bands: a placement below can only take candidates away,
         // so a cell it leaves with one is found next round, one it empties below.
@@ -924,6 +926,11 @@ impl Solver {
                 }
                 let digit = digits.trailing_zeros() as usize;
                 self.place(digit, band, bit);
+                // The placed digit's mask in this band changed: updated at once, not
+                // found by a pass's check (a likely mispredicted branch).
+                if !self.update_mask::<KIT>(digit * 3 + band) {
+                    return Sweep::Contradiction;
+                }
                 placed = true;
             }
         }
@@ -1045,7 +1052,10 @@ impl Solver {
             self.pick_cell()
         };
         // The picked cell is unsolved and alive, so it has a candidate.
-        let digit = (self.digits_at(band, bit).trailing_zeros() as usize).min(8);
+        let digits = self.digits_at(band, bit);
+        let digit = (digits.trailing_zeros() as usize).min(8);
+        // The cell's highest candidate: at a cell with two, the other branch's digit.
+        let second = (31 - (digits | 1).leading_zeros()) as usize;
         // Depth stays below MAX_DEPTH: every frame below this one placed at least one
         // of the 81 cells or fixed a mask's permutation, and this cell is unsolved.
         self.stack[self.depth] = Frame {
@@ -1059,7 +1069,9 @@ impl Solver {
         };
         self.depth += 1;
         self.place(digit, band, bit);
-        true
+        // The two masks of the band that the placement surely changed (the digit's, and
+        // the other digit's that lost the cell), updated at once as `narrow` does.
+        self.update_mask::<KIT>(digit * 3 + band) && self.update_mask::<KIT>(second * 3 + band)
     }
 
     /// A digit whose triads in a band or stack (unit 0..3 a band, 3..6 a stack, whose
