@@ -494,7 +494,6 @@ impl Solver {
     ) -> Result<Count, Clash> {
         self.stats = SearchStats::default();
         self.depth = 0;
-        self.sparse = false;
         let mut count = Count::NONE;
         match start {
             Start::Grid(puzzle) => {
@@ -564,6 +563,7 @@ impl Solver {
         }
         self.board.unsolved = [BAND_ALL; 3];
         self.seen = [u32::MAX; 28];
+        self.sparse = false;
     }
 
     /// Resets the board to the givens with all their eliminations, in one batch per
