@@ -59,7 +59,8 @@
 //! 45 cells left is light: no sweep, and the branch is the first cell with two
 //! candidates (on puzzles with many solutions, one straight descent, that is 6-16%
 //! faster on Zen 2; see `Solver::light`); on a puzzle of at most 16 givens, which is
-//! never unique, every node of the first descent is, the root included.
+//! never unique, every node of the first descent is, the root included, and counting to
+//! two ends at its first solution.
 
 #[cfg(target_arch = "x86_64")]
 mod lanes;
@@ -91,7 +92,8 @@ const LIGHT_UNSOLVED: u32 = 45;
 
 /// Givens at or below which a puzzle cannot have a unique solution: McGuire, Tugemann
 /// and Civario's exhaustive search (2012) found no 16-given puzzle with one. Such a
-/// puzzle's first descent is light from the root ([`Solver::light`]).
+/// puzzle's first descent is light from the root ([`Solver::light`]), and counting its
+/// solutions to two stops at the first: a solution found proves two.
 const SPARSE_GIVENS: u32 = 16;
 
 /// The bitboard state of one search node: what is copied on a guess.
@@ -368,13 +370,17 @@ impl Solver {
 
     /// Counts solutions up to `limit` (at least 1), keeping the first one found.
     ///
+    /// Counting to two, a puzzle of at most 16 givens with a solution counts two without
+    /// a search for the second: no such puzzle is unique (McGuire, Tugemann and Civario,
+    /// 2012).
+    ///
     /// Clashing givens count as zero solutions; use [`Solver::classify`] to tell them apart.
     pub fn count(&mut self, puzzle: &Grid, limit: u64) -> Count {
         self.search_grid(puzzle, limit.max(1), None)
             .unwrap_or(Count::NONE)
     }
 
-    /// Counts up to two solutions and names the class.
+    /// Counts up to two solutions and names the class (as [`Solver::count`] to two).
     pub fn classify(&mut self, puzzle: &Grid) -> Classification {
         match self.search_grid(puzzle, 2, None) {
             Ok(count) => Classification::of(count),
@@ -513,6 +519,12 @@ impl Solver {
                 self.clear(index, 1 << (cell % 27));
             }
         }
+        // A sparse puzzle ([`SPARSE_GIVENS`]) with one solution has another: counting to
+        // two, the search stops at the first and the theorem counts the second. Not with
+        // a candidate excluded (only searched for a first solution now): that is no
+        // longer a puzzle of givens alone.
+        let proven = limit == 2 && exclude.is_none() && self.sparse;
+        let limit = limit - proven as u64;
         // One call site for propagation, so each compiled variant inlines it once;
         // `alive` is false when a branch's own masks are a dead end before it.
         let mut alive = true;
@@ -531,6 +543,7 @@ impl Solver {
                     count.first = Some(self.solution());
                 }
                 if count.solutions >= limit {
+                    count.solutions += proven as u64;
                     return Ok(count);
                 }
             }
@@ -1841,5 +1854,23 @@ mod tests {
             solver.solve_marks(&Marks::of_grid(&fewer));
             assert!(!solver.sparse);
         }
+    }
+
+    #[test]
+    fn counting_a_sparse_puzzle_to_two_stops_at_its_first_solution() {
+        // The 17-given puzzle above less its first given: 16 givens, several solutions.
+        let text =
+            ".................1.....2.3......3.2...1.4......5....6..3......4.7..8...962...7...";
+        let fewer = grid(&text.replacen('1', ".", 1));
+        let mut solver = Solver::new();
+        let first = solver.solve(&fewer);
+        let to_first = solver.stats().guesses;
+        let count = solver.count(&fewer, 2);
+        assert_eq!(count.solutions, 2);
+        assert_eq!(Outcome::of(count), first);
+        assert_eq!(solver.stats().guesses, to_first);
+        // Any other limit searches on.
+        assert_eq!(solver.count(&fewer, 3).solutions, 3);
+        assert!(solver.stats().guesses > to_first);
     }
 }
