@@ -1274,7 +1274,7 @@ impl Solver {
     fn second_by_rectangle(&self) -> bool {
         for frame in self.stack[..self.depth].iter().rev() {
             // The path took each frame's first choice: the digit is in the cell.
-            if frame.second < 9 && frame.second != frame.digit {
+            if frame.second < 9 {
                 // The other choice keeps all but the cell, in its band.
                 let band =
                     (frame.keep[1] != BAND_ALL) as usize + 2 * (frame.keep[2] != BAND_ALL) as usize;
@@ -1288,8 +1288,8 @@ impl Solver {
         false
     }
 
-    /// Whether the solved board has a rectangle of the digits `a` (0-based, in cell
-    /// `bit` of `band`) and `b` through that cell, as [`Solver::second_by_rectangle`]
+    /// Whether the solved board has a rectangle of two different digits `a` (0-based,
+    /// in cell `bit` of `band`) and `b` through that cell, as [`Solver::second_by_rectangle`]
     /// takes one: `b`'s cells in the cell's row and column fix the other corners.
     #[inline(always)]
     fn rectangle(&self, band: usize, bit: u32, a: usize, b: usize) -> bool {
@@ -1318,7 +1318,7 @@ impl Solver {
         let crosswise =
             c[a * 3 + band] >> bit & 1 == 1 && c[a * 3 + other_band] >> corners[3].1 & 1 == 1;
         let two_boxes = other_band == band || column / 3 == other_column / 3;
-        free && crosswise && two_boxes
+        a != b && free && crosswise && two_boxes
     }
 
     /// Reads the solved board back into a grid, branch-free: each band's cells as four
@@ -1596,6 +1596,16 @@ mod tests {
         Grid::parse(s.as_bytes()).unwrap()
     }
 
+    /// A bundled dataset's text (`data/NAME`).
+    fn bundled(name: &str) -> String {
+        let path = format!("{}/data/{name}", env!("CARGO_MANIFEST_DIR"));
+        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+    }
+
+    /// A 17-given puzzle from Royle's list (unique).
+    const ROYLE_17: &str =
+        ".................1.....2.3......3.2...1.4......5....6..3......4.7..8...962...7...";
+
     #[test]
     fn solves_a_hard_puzzle() {
         let p = grid(
@@ -1651,8 +1661,7 @@ mod tests {
     /// Kaggle's 10,000 solution grids loaded as givens.
     #[test]
     fn a_solved_board_reads_back_as_its_grid() {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/kaggle-1m-first10k.csv");
-        let text = std::fs::read_to_string(path).unwrap();
+        let text = bundled("kaggle-1m-first10k.csv");
         let mut solver = Solver::new();
         let mut n = 0;
         for line in text.lines().skip(1) {
@@ -1787,13 +1796,11 @@ mod tests {
     fn every_compiled_variant_agrees() {
         // Unique puzzles, and puzzles with several solutions (where the search is mostly
         // light nodes and the first solution found depends on every branch).
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/data/");
         for (file, step, solutions) in [
             ("magictour-top1465.txt", 7, 1),
             ("multi-solution-20k.txt", 61, 2),
         ] {
-            let text = std::fs::read_to_string(format!("{dir}{file}")).unwrap();
-            compiled_variants_agree(&text, step, solutions);
+            compiled_variants_agree(&bundled(file), step, solutions);
         }
     }
 
@@ -1927,9 +1934,8 @@ mod tests {
 
     #[test]
     fn only_puzzles_of_at_most_sixteen_givens_are_sparse() {
-        // A 17-given puzzle from Royle's list (unique), then less each of its givens.
-        let text =
-            ".................1.....2.3......3.2...1.4......5....6..3......4.7..8...962...7...";
+        // A 17-given puzzle from Royle's list, then less each of its givens.
+        let text = ROYLE_17;
         let mut solver = Solver::new();
         assert_eq!(solver.count(&grid(text), 2).solutions, 1);
         assert!(!solver.sparse);
@@ -1947,10 +1953,8 @@ mod tests {
 
     #[test]
     fn counting_a_sparse_puzzle_to_two_stops_at_its_first_solution() {
-        // The 17-given puzzle above less its first given: 16 givens, several solutions.
-        let text =
-            ".................1.....2.3......3.2...1.4......5....6..3......4.7..8...962...7...";
-        let fewer = grid(&text.replacen('1', ".", 1));
+        // The 17-given puzzle less its first given: 16 givens, several solutions.
+        let fewer = grid(&ROYLE_17.replacen('1', ".", 1));
         let mut solver = Solver::new();
         let first = solver.solve(&fewer);
         let to_first = solver.stats().guesses;
@@ -2022,8 +2026,7 @@ mod tests {
         // The multi-solution set's puzzles of 17-27 givens (Kaggle's less 1-4 givens),
         // where a branched cell's rectangle is common; the unique sets' tests
         // (`tests/solver_datasets.rs`) check none is taken where there is no second.
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/multi-solution-20k.txt");
-        let text = std::fs::read_to_string(path).unwrap();
+        let text = bundled("multi-solution-20k.txt");
         let mut solver = Solver::new();
         let mut stopped = 0;
         let kaggles = text
