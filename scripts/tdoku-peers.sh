@@ -6,7 +6,9 @@
 # median round, the crate by examples/sudoku_crate_bench.rs): a shared machine's noise
 # only ever slows a run down.
 # Needs the tdoku snapshot and its bench tool from the project's shared folder
-# (../shared/tools/tdoku-bench.sh; cmake and clang: apt-get install -y cmake clang).
+# (../shared/tools/tdoku-bench.sh; cmake and clang: apt-get install -y cmake clang), or
+# TDOKU_BENCH=scripts/tdoku-bench.sh with TDOKU_SRC naming any copy of tdoku's sources
+# (built with the C++ compiler at hand, no cmake).
 # Usage: [REPEAT=n] scripts/tdoku-peers.sh [FILE...]   (default: the bundled sets)
 set -euo pipefail
 cd "$(dirname "$0")/.."

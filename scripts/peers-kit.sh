@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Packs the single-thread comparison with tdoku and the `sudoku` crate for a machine with
+# no Rust, cmake or clang (such as a second CPU lent for a few minutes): one folder under
+# target/ (ignored by git, so it travels only where named) holding the release binary
+# and the crate's bench example built here (baseline x86-64: the search picks its copy
+# for the CPU at run time), a snapshot of tdoku's sources (built there by
+# scripts/tdoku-bench.sh with clang++ or g++) and the set kept outside data/. Its run.sh,
+# from the repository root there, writes the table and the CPU's description to a folder,
+# the contested sets first so that a run cut short still has them.
+# Usage: scripts/peers-kit.sh [KIT]        (default target/kit; needs ../shared)
+#   there: bash KIT/run.sh OUTDIR          ([REPEAT=n] [TDOKU_SECONDS=s], default 2 and 2)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+kit=${1:-target/kit}
+shared=../shared
+[ -d "$shared/peers/tdoku" ] ||
+  { echo "no $shared/peers/tdoku: the kit takes tdoku from the shared folder" >&2; exit 2; }
+cargo build --release --quiet
+cargo build --release --quiet --example sudoku_crate_bench
+rm -rf "$kit"
+mkdir -p "$kit"
+strip -o "$kit/sudoku-batch" target/release/sudoku-batch
+strip -o "$kit/sudoku_crate_bench" target/release/examples/sudoku_crate_bench
+cp -r "$shared/peers/tdoku" "$kit/tdoku"
+# tdoku built here too, by clang for the other machine's CPU (KIT_MARCH, default
+# sapphirerapids: the Intel Xeons lent so far), as its cmake build would be; a g++ build
+# of it was 8% slower on forum-hardest (AMD Zen 2), which would flatter us. run.sh takes
+# it where it runs, else builds tdoku there for that CPU with the compiler it has.
+if command -v clang++ >/dev/null; then
+  CXX=clang++ TDOKU_MARCH=${KIT_MARCH:-sapphirerapids} TDOKU_SRC="$kit/tdoku" \
+    TDOKU_BUILD="$kit/tdoku-clang" scripts/tdoku-bench.sh --build
+  rm -rf "$kit/tdoku-clang/src"
+fi
+cp "$shared/data/forum-hardest-1106.txt" "$kit/"
+cat > "$kit/run.sh" <<'RUN'
+#!/usr/bin/env bash
+# Made by scripts/peers-kit.sh; run from the repository root: bash KIT/run.sh OUTDIR
+set -euo pipefail
+kit=$(cd "$(dirname "$0")" && pwd)
+out=${1:?usage: run.sh OUTDIR}
+mkdir -p "$out"
+export SUDOKU_BATCH=$kit/sudoku-batch CRATE_BENCH=$kit/sudoku_crate_bench
+export TDOKU_BENCH=scripts/tdoku-bench.sh TDOKU_SRC=$kit/tdoku
+# The kit's clang build where this CPU runs it (one puzzle as the test), else a native one.
+head -1 data/norvig-top95.txt > "$out/one.txt"
+if [ -x "$kit/tdoku-clang/run_benchmark" ] &&
+   TDOKU_BUILD=$kit/tdoku-clang scripts/tdoku-bench.sh --seconds 1 "$out/one.txt" >/dev/null 2>&1
+then
+  export TDOKU_BUILD=$kit/tdoku-clang
+  echo "tdoku: the kit's build, $(cat "$kit/tdoku-clang/built-with")" > "$out/tdoku.txt"
+else
+  echo "tdoku: built here (see peers.err)" > "$out/tdoku.txt"
+fi
+rm -f "$out/one.txt"
+{ grep -m1 "model name" /proc/cpuinfo; grep -m2 -E "^(cpu family|model)\s*:" /proc/cpuinfo
+  nproc; "$SUDOKU_BATCH" --version; } > "$out/cpu.txt" 2>&1
+REPEAT=${REPEAT:-2} TDOKU_SECONDS=${TDOKU_SECONDS:-2} scripts/tdoku-peers.sh \
+  data/multi-solution-20k.txt "$kit/forum-hardest-1106.txt" data/norvig-top95.txt \
+  data/magictour-top1465.txt data/sudoku-exchange-diabolical.txt data/royle-17-clue.txt \
+  data/kaggle-1m-first10k.csv data/sudoku-exchange-hard-with-solutions.txt \
+  > "$out/peers.md" 2> "$out/peers.err"
+RUN
+chmod +x "$kit/run.sh"
+du -sh "$kit"
+echo "on the other machine, from the repository root: bash $kit/run.sh OUTDIR"
