@@ -6,6 +6,7 @@ use super::{Count, Solver, Start, AVX2, PEXT};
 use crate::grid::Clash;
 
 impl Solver {
+    /// Runs [`Solver::search`] in the copy compiled for this CPU ([`copy_for_this_cpu`]).
     pub(super) fn search_from(
         &mut self,
         start: Start<'_>,
