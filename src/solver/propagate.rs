@@ -7,7 +7,7 @@ use super::lanes;
 use super::tables::{
     BAND_ALL, CLAIMED_COLUMNS, COLUMN, PEERS_IN_BAND, TRIAD_KEEP, TRIAD_KEEP_HASHED, TRIAD_MAGIC,
 };
-use super::{Solver, PEXT};
+use super::{Solver, AVX2, PEXT};
 
 impl Solver {
     /// Places `digit` in cell `bit` of `band`: removes it from the cell's peers and
@@ -41,39 +41,8 @@ impl Solver {
     #[inline(always)]
     pub(super) fn propagate<const KIT: u8>(&mut self) -> bool {
         loop {
-            // Unrolled passes over the 27 masks until none changed; each update is
-            // specialised for its (digit, band): constant indices, no bounds checks.
-            // Band by band: a band's columns claimed from the next bands are seen in the
-            // same pass (measured 4-6% faster than digit by digit on the hard sets).
-            // The fence before each check (it emits no instruction) stops LLVM from
-            // keeping the masks a pass has read in registers for later updates' clears:
-            // with 27 of them live through the pass it spilled some on every check that
-            // found its mask unchanged (about 10k extra instructions a top95 puzzle).
-            // Measured: top95 +3-6%, forum-hardest +0.5%, Kaggle -0.6%, others level.
-            // Only in the copy with `pext`, where it was measured: on AMD Zen 2 (the AVX2
-            // copy) it cost 3-4% on every hard set and on puzzles with many solutions.
-            macro_rules! pass {
-                ($changed:ident; $($i:literal)*) => {
-                    $(
-                        if KIT & PEXT != 0 {
-                            std::sync::atomic::compiler_fence(std::sync::atomic::Ordering::SeqCst);
-                        }
-                        if self.board.candidates[$i] != self.seen[$i] {
-                            $changed = true;
-                            if !self.update_mask::<KIT>($i) {
-                                return false;
-                            }
-                        }
-                    )*
-                };
-            }
-            loop {
-                let mut changed = false;
-                pass!(changed;
-                    0 3 6 9 12 15 18 21 24 1 4 7 10 13 16 19 22 25 2 5 8 11 14 17 20 23 26);
-                if !changed {
-                    break;
-                }
+            if !self.band_passes::<KIT>() {
+                return false;
             }
             self.stats.rounds += 1;
             match self.naked_singles::<KIT>() {
@@ -89,6 +58,57 @@ impl Solver {
                 Sweep::Stable => return true,
             }
         }
+    }
+
+    /// The band updates to their fixed point: false at a dead end. At the root, in the
+    /// copies with AVX2, a band's masks at once ([`Solver::band_passes_in_lanes`]).
+    #[inline(always)]
+    pub(super) fn band_passes<const KIT: u8>(&mut self) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        if KIT & AVX2 != 0 && self.stats.guesses == 0 {
+            // SAFETY: the copies with `AVX2` run only where the CPU has it
+            // (`copy_for_this_cpu`).
+            // Called through a pointer the optimiser cannot see through, so that it stays
+            // out of line: inlined (as LLVM does even with `#[inline(never)]`), it cost
+            // the hard sets 1-3% on AMD Zen 2.
+            let passes: unsafe fn(&mut Solver) -> bool = Solver::band_passes_in_lanes::<KIT>;
+            return unsafe { std::hint::black_box(passes)(self) };
+        }
+        // Unrolled passes over the 27 masks until none changed; each update is
+        // specialised for its (digit, band): constant indices, no bounds checks.
+        // Band by band: a band's columns claimed from the next bands are seen in the
+        // same pass (measured 4-6% faster than digit by digit on the hard sets).
+        // The fence before each check (it emits no instruction) stops LLVM from
+        // keeping the masks a pass has read in registers for later updates' clears:
+        // with 27 of them live through the pass it spilled some on every check that
+        // found its mask unchanged (about 10k extra instructions a top95 puzzle).
+        // Measured: top95 +3-6%, forum-hardest +0.5%, Kaggle -0.6%, others level.
+        // Only in the copy with `pext`, where it was measured: on AMD Zen 2 (the AVX2
+        // copy) it cost 3-4% on every hard set and on puzzles with many solutions.
+        macro_rules! pass {
+            ($changed:ident; $($i:literal)*) => {
+                $(
+                    if KIT & PEXT != 0 {
+                        std::sync::atomic::compiler_fence(std::sync::atomic::Ordering::SeqCst);
+                    }
+                    if self.board.candidates[$i] != self.seen[$i] {
+                        $changed = true;
+                        if !self.update_mask::<KIT>($i) {
+                            return false;
+                        }
+                    }
+                )*
+            };
+        }
+        loop {
+            let mut changed = false;
+            pass!(changed;
+                0 3 6 9 12 15 18 21 24 1 4 7 10 13 16 19 22 25 2 5 8 11 14 17 20 23 26);
+            if !changed {
+                break;
+            }
+        }
+        true
     }
 
     /// Narrows the digit's mask in band `b` to `keep[b]` (`BAND_ALL` leaves it as it is)
