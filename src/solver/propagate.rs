@@ -66,7 +66,8 @@ impl Solver {
     pub(super) fn band_passes<const KIT: u8>(&mut self) -> bool {
         #[cfg(target_arch = "x86_64")]
         if KIT & AVX2 != 0 && self.stats.guesses == 0 {
-            // SAFETY: the copies with `AVX2` run only where the CPU has it
+            // SAFETY: the copies with `AVX2` run only where the CPU has it and the bit
+            // instructions, all `band_passes_in_lanes` is compiled for
             // (`copy_for_this_cpu`).
             // Called through a pointer the optimiser cannot see through, so that it stays
             // out of line: inlined (as LLVM does even with `#[inline(never)]`), it cost
