@@ -11,7 +11,7 @@
 //!
 //! Used for the root's propagation only, where every mask is new: there it spares the
 //! per-mask checks and their mispredicted branches (Kaggle's puzzles, solved at the root,
-//! 1.6x as fast on AMD Zen 2); after a guess, where a few masks change, the scalar passes
+//! 1.5x as fast on AMD Zen 2); after a guess, where a few masks change, the scalar passes
 //! are faster (this code there cost the hard sets 7-11%).
 
 use super::propagate::{fold_columns, row_singles, triad_keep};

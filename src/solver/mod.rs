@@ -14,8 +14,8 @@
 //!    one column claim that column from the other bands, and place the digit in rows of
 //!    the band where it has one cell left (hidden singles in rows); at the root, where
 //!    every mask is new, in the copies with AVX2, the same rules a band at a time, its
-//!    digits as vector lanes (`band_lanes`; Kaggle's puzzles, solved there, 1.3-1.6x as
-//!    fast on AMD Zen 2);
+//!    digits as vector lanes (`band_lanes`; Kaggle's puzzles, solved there, 1.5x as fast
+//!    on AMD Zen 2);
 //! 2. once a pass changes nothing: place every cell with one candidate left (naked
 //!    singles), failing on a cell with none.
 //! 3. once those are stable and cells are left, one sweep over all masks (then back to
