@@ -7,11 +7,22 @@
 # scripts/tdoku-bench.sh with clang++ or g++) and the set kept outside data/. Its run.sh,
 # from the repository root there, writes the table and the CPU's description to a folder,
 # the contested sets first so that a run cut short still has them.
-# Usage: scripts/peers-kit.sh [KIT]        (default target/kit; needs ../shared)
-#   there: bash KIT/run.sh OUTDIR          ([REPEAT=n] [TDOKU_SECONDS=s], default 2 and 2)
+# Other builds of sudoku-batch named after the kit (older commits, or a change to try)
+# travel in it too: after the peers, run.sh times them against the kit's own by
+# scripts/ab.sh on the contested sets, so one run on the other CPU also says which
+# changes helped or cost there (ab.md, each build's puzzles/s per round, sorted).
+# Usage: scripts/peers-kit.sh [KIT [BUILD...]]   (default target/kit; needs ../shared)
+#   e.g. git worktree add /tmp/old d384549 && (cd /tmp/old && cargo build --release)
+#        scripts/peers-kit.sh target/kit /tmp/old/target/release/sudoku-batch
+#   (a build is named in ab.md by its file name, or by its folder's name above target/
+#   where the file is sudoku-batch; names must differ)
+#   there: bash KIT/run.sh OUTDIR          ([REPEAT=n] [TDOKU_SECONDS=s], default 2 and 2;
+#                                           [AB_ROUNDS=n], default 3)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 kit=${1:-target/kit}
+[ $# -gt 0 ] && shift
+builds=("$@")
 shared=../shared
 [ -d "$shared/peers/tdoku" ] ||
   { echo "no $shared/peers/tdoku: the kit takes tdoku from the shared folder" >&2; exit 2; }
@@ -32,6 +43,16 @@ if command -v clang++ >/dev/null; then
   rm -rf "$kit/tdoku-clang/src"
 fi
 cp "$shared/data/forum-hardest-1106.txt" "$kit/"
+mkdir -p "$kit/ab"
+for b in "${builds[@]}"; do
+  [ -x "$b" ] || { echo "not an executable: $b" >&2; exit 2; }
+  name=$(basename "$b")
+  [ "$name" = sudoku-batch ] && [[ "$b" == */target/release/sudoku-batch ]] &&
+    name=$(basename "${b%/target/release/sudoku-batch}")
+  [ ! -e "$kit/ab/$name" ] && [ "$name" != head ] ||
+    { echo "two builds named $name" >&2; exit 2; }
+  strip -o "$kit/ab/$name" "$b"
+done
 cat > "$kit/run.sh" <<'RUN'
 #!/usr/bin/env bash
 # Made by scripts/peers-kit.sh; run from the repository root: bash KIT/run.sh OUTDIR
@@ -59,6 +80,15 @@ REPEAT=${REPEAT:-2} TDOKU_SECONDS=${TDOKU_SECONDS:-2} scripts/tdoku-peers.sh \
   data/magictour-top1465.txt data/sudoku-exchange-diabolical.txt data/royle-17-clue.txt \
   data/kaggle-1m-first10k.csv data/sudoku-exchange-hard-with-solutions.txt \
   > "$out/peers.md" 2> "$out/peers.err"
+# The other builds against the kit's own (named head), interleaved, counting to two.
+others=()
+for b in "$kit"/ab/*; do [ -e "$b" ] && [ "$(basename "$b")" != head ] && others+=("$b"); done
+if [ ${#others[@]} -gt 0 ]; then
+  ln -sf "$SUDOKU_BATCH" "$kit/ab/head"
+  ROUNDS=${AB_ROUNDS:-3} scripts/ab.sh "$kit/forum-hardest-1106.txt" data/norvig-top95.txt \
+    data/magictour-top1465.txt data/multi-solution-20k.txt -- "$kit/ab/head" "${others[@]}" \
+    2> "$out/ab.err" | sed "s#$kit/ab/##" > "$out/ab.md"
+fi
 RUN
 chmod +x "$kit/run.sh"
 du -sh "$kit"
