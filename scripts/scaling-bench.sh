@@ -20,7 +20,8 @@ bin=${SUDOKU_BATCH:-target/release/sudoku-batch}
 out=$(mktemp -d "${TMPDIR:-/tmp}/scaling.XXXXXX")
 trap 'rm -rf "$out"' EXIT
 
-# One run: prints "wall cpu" in seconds (wall from the tool's summary, CPU from bash).
+# One run: prints "wall cpu" in seconds (wall from the tool's summary: from opening the
+# input to the output committed, its fsync and rename included; CPU from bash).
 run() { # THREADS OUTPUT
     local log=$out/log
     TIMEFORMAT='%U %S'

@@ -300,7 +300,9 @@ pub struct RunReport {
     pub counts: StatusCounts,
     /// Records whose solution given in the input differs from the computed one.
     pub mismatches: u64,
-    /// Wall-clock seconds from opening the input to the last row written.
+    /// Wall-clock seconds from opening the input to the output committed (a regular
+    /// file's rows flushed to disk and renamed into place: [`RunReport::add_commit`]);
+    /// in a `--report-line`, written into the output before that, to the last row.
     pub wall_seconds: f64,
     /// Records per second over the wall time.
     pub puzzles_per_sec: f64,
@@ -365,6 +367,17 @@ pub fn decode_histogram(text: &str) -> Result<Histogram<u64>, String> {
 }
 
 impl RunReport {
+    /// Counts `seconds` spent committing the output after the last row (flush, fsync
+    /// and rename of a regular file) in the run's wall time and rate: the rows are not
+    /// the user's until then, and the wait grows with the output (on a 2-core AMD EPYC,
+    /// 1M records' 180 MB took 0.15 s of fsync beside a 1.07 s run on 2 threads).
+    pub fn add_commit(&mut self, seconds: f64) {
+        self.wall_seconds += seconds;
+        if self.wall_seconds > 0.0 {
+            self.puzzles_per_sec = self.records as f64 / self.wall_seconds;
+        }
+    }
+
     /// Writes the human summary shown on stderr.
     pub fn write_summary(&self, out: &mut dyn Write) -> io::Result<()> {
         let c = &self.counts;

@@ -244,6 +244,38 @@ fn report_and_histogram_files() {
     assert!(summary.contains("latency us: p50"), "{summary}");
 }
 
+/// Into a regular file, the wall time counts the commit after the last row (fsync and
+/// rename), and puzzles/s is taken over that whole time, in the report and the summary.
+#[test]
+fn wall_time_and_rate_include_the_commit() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = dir.path().join("r.json");
+    let rows = dir.path().join("rows.csv");
+    let out = run(&[
+        "classify",
+        common::data("royle-17-clue.txt").to_str().unwrap(),
+        "-o",
+        rows.to_str().unwrap(),
+        "--report",
+        report.to_str().unwrap(),
+    ]);
+    assert!(rows.exists());
+    let json: serde_json::Value = serde_json::from_slice(&std::fs::read(&report).unwrap()).unwrap();
+    let (records, wall) = (
+        json["records"].as_f64().unwrap(),
+        json["wall_seconds"].as_f64().unwrap(),
+    );
+    let rate = json["puzzles_per_sec"].as_f64().unwrap();
+    assert!(wall > 0.0);
+    assert!(
+        (rate * wall - records).abs() < 1e-6 * records,
+        "{rate} x {wall} != {records}"
+    );
+    let summary = stderr(&out);
+    let shown = format!("{wall:.3} s wall, {rate:.0} puzzles/s");
+    assert!(summary.contains(&shown), "{summary} lacks {shown}");
+}
+
 /// `/dev/stdout` and `/dev/stderr` name this process's descriptors: with stdout
 /// redirected to a regular file (a shell's `> out`), what is written there extends that
 /// file: it does not replace it, nor the `/dev/stdout` link.

@@ -72,7 +72,9 @@ pub(super) fn run_generate(args: &GenerateArgs) -> Result<ExitCode, AppError> {
             args.seed
         ),
     };
+    let committing = std::time::Instant::now();
     out.finish()?;
+    report.add_commit(committing.elapsed().as_secs_f64());
     write_results(&report, &histogram, &args.out)?;
     Ok(ExitCode::SUCCESS)
 }
