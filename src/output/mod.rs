@@ -153,7 +153,7 @@ impl Write for Target {
                 let n = file.write(buf)?;
                 *written += n as u64;
                 if *written - *started >= WRITEBACK_BYTES {
-                    start_writeback(file, *started, *written - *started);
+                    written_back(file, *started, *written - *started)?;
                     *started = *written;
                 }
                 Ok(n)
@@ -388,6 +388,33 @@ pub(crate) fn start_writeback(file: &File, at: u64, len: u64) {
 #[cfg(not(target_os = "linux"))]
 pub(crate) fn start_writeback(_: &File, _: u64, _: u64) {}
 
+/// How much an atomic write's temporary file takes between waits for its data to reach
+/// the disk ([`written_back`]).
+const DATA_SYNC_BYTES: u64 = 32 << 20;
+
+/// After bytes `at..at + len` of an atomic write's temporary file were written: starts
+/// their writeback ([`start_writeback`]) and, where they cross a multiple of
+/// [`DATA_SYNC_BYTES`], waits for the file's data to be on the disk (`fdatasync`), so
+/// that the commit's fsync has only the last part left. Measured on a virtual machine
+/// (2-core AMD EPYC, ext4 on a virtio disk) whose fsync took time in proportion to the
+/// file however early its writeback was started, 0.15 s for 180 MB: 14 ms with a sync
+/// every 32 MB, each done by the thread that wrote across the mark while the others go
+/// on. An error is the write's: it must not be lost before the commit's fsync, which
+/// on Linux may not report it again.
+pub(crate) fn written_back(file: &File, at: u64, len: u64) -> io::Result<()> {
+    start_writeback(file, at, len);
+    if crosses_sync_mark(at, len) {
+        file.sync_data()?;
+    }
+    Ok(())
+}
+
+/// Whether bytes `at..at + len` end past a multiple of [`DATA_SYNC_BYTES`] that `at`
+/// is not past: each mark is crossed by exactly one of a file's contiguous writes.
+fn crosses_sync_mark(at: u64, len: u64) -> bool {
+    (at + len) / DATA_SYNC_BYTES != at / DATA_SYNC_BYTES
+}
+
 /// The paths met following `path`'s symbolic links: `path` itself, then each link's
 /// target in turn (a bounded walk, as the kernel's, in case of a loop).
 fn link_chain(path: &Path) -> impl Iterator<Item = PathBuf> {
@@ -548,5 +575,53 @@ pub fn remove_pending() {
         for p in pending.iter() {
             let _ = fs::remove_file(p);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_sync_mark_is_crossed_by_one_write() {
+        // Contiguous writes of uneven sizes, some empty, some longer than a mark's span.
+        let mut at = 0u64;
+        let mut crossings = 0u64;
+        let mut size = 1u64;
+        while at < 5 * DATA_SYNC_BYTES + 7 {
+            size = (size * 6364136223846793005 + 1442695040888963407) >> 1;
+            let len = match size % 7 {
+                0 => 0,
+                1 => DATA_SYNC_BYTES + size % 4096,
+                _ => size % (3 << 20),
+            };
+            crossings += u64::from(crosses_sync_mark(at, len));
+            at += len;
+        }
+        assert_eq!(crossings, at / DATA_SYNC_BYTES);
+        assert!(!crosses_sync_mark(0, DATA_SYNC_BYTES - 1));
+        assert!(crosses_sync_mark(0, DATA_SYNC_BYTES));
+        assert!(!crosses_sync_mark(DATA_SYNC_BYTES, 0));
+    }
+
+    #[test]
+    fn a_file_past_several_sync_marks_is_committed_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("rows.txt");
+        let mut out = Output::open(Some(&path)).unwrap();
+        let line: Vec<u8> = (0..100u8).map(|i| b'a' + i % 26).chain([b'\n']).collect();
+        let lines = (2 * DATA_SYNC_BYTES + 12_345) / line.len() as u64;
+        for _ in 0..lines {
+            out.write_all(&line).unwrap();
+        }
+        out.finish().unwrap();
+        let text = fs::read(&path).unwrap();
+        assert_eq!(text.len() as u64, lines * line.len() as u64);
+        assert!(text.chunks(line.len()).all(|l| l == line.as_slice()));
+        assert_eq!(
+            fs::read_dir(dir.path()).unwrap().count(),
+            1,
+            "temporary file left"
+        );
     }
 }

@@ -190,8 +190,7 @@ pub(super) fn write_at(file: &File, bytes: &[u8], at: u64) -> io::Result<()> {
     {
         use std::os::unix::fs::FileExt;
         file.write_all_at(bytes, at)?;
-        crate::output::start_writeback(file, at, bytes.len() as u64);
-        Ok(())
+        crate::output::written_back(file, at, bytes.len() as u64)
     }
     #[cfg(not(unix))]
     {
