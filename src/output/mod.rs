@@ -10,12 +10,15 @@
 //! An output may also be encoded: [`Encoding::Parquet`] turns the CSV rows written into
 //! it into a Parquet file ([`parquet`]), committed the same way.
 
+mod data_sync;
 pub mod parquet;
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, BufWriter, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
+
+use data_sync::DataSync;
 
 /// Temporary files to delete if the process is interrupted.
 static PENDING: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
@@ -86,6 +89,8 @@ enum Target {
         written: u64,
         /// How far its writeback was started ([`start_writeback`]).
         started: u64,
+        /// Its data synced while the run goes on.
+        sync: DataSync,
     },
 }
 
@@ -149,11 +154,13 @@ impl Write for Target {
                 file,
                 written,
                 started,
+                sync,
             } => {
                 let n = file.write(buf)?;
                 *written += n as u64;
                 if *written - *started >= WRITEBACK_BYTES {
-                    written_back(file, *started, *written - *started)?;
+                    start_writeback(file, *started, *written - *started);
+                    sync.after_write(file, *started, *written - *started);
                     *started = *written;
                 }
                 Ok(n)
@@ -245,6 +252,7 @@ impl Output {
                         file,
                         written: 0,
                         started: 0,
+                        sync: DataSync::default(),
                     };
                     (target, dest)
                 }
@@ -307,6 +315,16 @@ impl Output {
         handle.map(Some).map_err(|e| self.write_error(e))
     }
 
+    /// Bytes `at..at + len` were handed out to be written at their offset (through the
+    /// handle [`Output::positional`] gave): asks for the file's data to be synced where
+    /// they cross a mark, by the time the sync runs as far as they are written. Nothing
+    /// waits here.
+    pub fn positional_write(&mut self, at: u64, len: u64) {
+        if let Sink::Plain(Target::Atomic { file, sync, .. }) = self.buffer.get_mut() {
+            sync.after_write(file, at, len);
+        }
+    }
+
     /// Goes on writing at `end`, where the positional writes ended.
     pub fn resume_at(&mut self, end: u64) -> Result<(), OutputError> {
         let moved = match self.buffer.get_mut() {
@@ -314,6 +332,7 @@ impl Output {
                 file,
                 written,
                 started,
+                ..
             }) => {
                 // The positional writes started their own writeback.
                 (*written, *started) = (end, end);
@@ -342,7 +361,8 @@ impl Output {
         self.buffer.flush().map_err(write_err)?;
         let target = self.buffer.get_mut().finish().map_err(write_err)?;
         target.flush().map_err(write_err)?;
-        if let (Target::Atomic { file, .. }, Some(temp)) = (target, &self.temp) {
+        if let (Target::Atomic { file, sync, .. }, Some(temp)) = (target, &self.temp) {
+            sync.finish().map_err(write_err)?;
             file.sync_all().map_err(write_err)?;
             fs::rename(temp, &self.path).map_err(write_err)?;
             unregister(temp);
@@ -387,33 +407,6 @@ pub(crate) fn start_writeback(file: &File, at: u64, len: u64) {
 /// Elsewhere the commit's fsync writes everything.
 #[cfg(not(target_os = "linux"))]
 pub(crate) fn start_writeback(_: &File, _: u64, _: u64) {}
-
-/// How much an atomic write's temporary file takes between waits for its data to reach
-/// the disk ([`written_back`]).
-const DATA_SYNC_BYTES: u64 = 32 << 20;
-
-/// After bytes `at..at + len` of an atomic write's temporary file were written: starts
-/// their writeback ([`start_writeback`]) and, where they cross a multiple of
-/// [`DATA_SYNC_BYTES`], waits for the file's data to be on the disk (`fdatasync`), so
-/// that the commit's fsync has only the last part left. Measured on a virtual machine
-/// (2-core AMD EPYC, ext4 on a virtio disk) whose fsync took time in proportion to the
-/// file however early its writeback was started, 0.15 s for 180 MB: 14 ms with a sync
-/// every 32 MB, each done by the thread that wrote across the mark while the others go
-/// on. An error is the write's: it must not be lost before the commit's fsync, which
-/// on Linux may not report it again.
-pub(crate) fn written_back(file: &File, at: u64, len: u64) -> io::Result<()> {
-    start_writeback(file, at, len);
-    if crosses_sync_mark(at, len) {
-        file.sync_data()?;
-    }
-    Ok(())
-}
-
-/// Whether bytes `at..at + len` end past a multiple of [`DATA_SYNC_BYTES`] that `at`
-/// is not past: each mark is crossed by exactly one of a file's contiguous writes.
-fn crosses_sync_mark(at: u64, len: u64) -> bool {
-    (at + len) / DATA_SYNC_BYTES != at / DATA_SYNC_BYTES
-}
 
 /// The paths met following `path`'s symbolic links: `path` itself, then each link's
 /// target in turn (a bounded walk, as the kernel's, in case of a loop).
@@ -580,28 +573,22 @@ pub fn remove_pending() {
 
 #[cfg(test)]
 mod tests {
+    use super::data_sync::DATA_SYNC_BYTES;
     use super::*;
 
-    #[test]
-    fn each_sync_mark_is_crossed_by_one_write() {
-        // Contiguous writes of uneven sizes, some empty, some longer than a mark's span.
-        let mut at = 0u64;
-        let mut crossings = 0u64;
-        let mut size = 1u64;
-        while at < 5 * DATA_SYNC_BYTES + 7 {
-            size = (size * 6364136223846793005 + 1442695040888963407) >> 1;
-            let len = match size % 7 {
-                0 => 0,
-                1 => DATA_SYNC_BYTES + size % 4096,
-                _ => size % (3 << 20),
-            };
-            crossings += u64::from(crosses_sync_mark(at, len));
-            at += len;
-        }
-        assert_eq!(crossings, at / DATA_SYNC_BYTES);
-        assert!(!crosses_sync_mark(0, DATA_SYNC_BYTES - 1));
-        assert!(crosses_sync_mark(0, DATA_SYNC_BYTES));
-        assert!(!crosses_sync_mark(DATA_SYNC_BYTES, 0));
+    /// A line of 101 bytes, and how many make a file past two sync marks.
+    fn line_and_count() -> (Vec<u8>, u64) {
+        let line: Vec<u8> = (0..100u8).map(|i| b'a' + i % 26).chain([b'\n']).collect();
+        let count = (2 * DATA_SYNC_BYTES + 12_345) / line.len() as u64;
+        (line, count)
+    }
+
+    fn committed_whole(path: &Path, line: &[u8], count: u64) {
+        let text = fs::read(path).unwrap();
+        assert_eq!(text.len() as u64, count * line.len() as u64);
+        assert!(text.chunks(line.len()).all(|l| l == line));
+        let dir = path.parent().unwrap();
+        assert_eq!(fs::read_dir(dir).unwrap().count(), 1, "temporary file left");
     }
 
     #[test]
@@ -609,19 +596,38 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("rows.txt");
         let mut out = Output::open(Some(&path)).unwrap();
-        let line: Vec<u8> = (0..100u8).map(|i| b'a' + i % 26).chain([b'\n']).collect();
-        let lines = (2 * DATA_SYNC_BYTES + 12_345) / line.len() as u64;
-        for _ in 0..lines {
+        let (line, count) = line_and_count();
+        for _ in 0..count {
             out.write_all(&line).unwrap();
         }
         out.finish().unwrap();
-        let text = fs::read(&path).unwrap();
-        assert_eq!(text.len() as u64, lines * line.len() as u64);
-        assert!(text.chunks(line.len()).all(|l| l == line.as_slice()));
-        assert_eq!(
-            fs::read_dir(dir.path()).unwrap().count(),
-            1,
-            "temporary file left"
-        );
+        committed_whole(&path, &line, count);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn positional_writes_past_several_sync_marks_are_committed_whole() {
+        use std::os::unix::fs::FileExt;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("rows.txt");
+        let mut out = Output::open(Some(&path)).unwrap();
+        let (line, count) = line_and_count();
+        out.write_all(&line).unwrap();
+        let (file, mut at) = out.positional().unwrap().unwrap();
+        assert_eq!(at, line.len() as u64);
+        let chunk = line.repeat(1000);
+        let mut left = count - 2;
+        while left > 0 {
+            let lines = left.min(1000);
+            let bytes = &chunk[..lines as usize * line.len()];
+            out.positional_write(at, bytes.len() as u64);
+            file.write_all_at(bytes, at).unwrap();
+            at += bytes.len() as u64;
+            left -= lines;
+        }
+        out.resume_at(at).unwrap();
+        out.write_all(&line).unwrap();
+        out.finish().unwrap();
+        committed_whole(&path, &line, count);
     }
 }

@@ -111,6 +111,7 @@ impl<'o> OrderedWriter<'o> {
                 Some((_, ref mut at)) if count == 0 && self.error.is_none() => {
                     let len = buf.len() as u64;
                     self.queued.push((buf, *at));
+                    self.output.positional_write(*at, len);
                     *at += len;
                     None
                 }
@@ -163,7 +164,9 @@ impl<'o> OrderedWriter<'o> {
                     match &mut self.positional {
                         Some((file, at)) => {
                             let written = write_at(file, &self.numbered, *at);
-                            *at += self.numbered.len() as u64;
+                            let len = self.numbered.len() as u64;
+                            self.output.positional_write(*at, len);
+                            *at += len;
                             written.map_err(|e| self.output.write_error(e))
                         }
                         None => self.output.write_all(&self.numbered),
@@ -190,7 +193,8 @@ pub(super) fn write_at(file: &File, bytes: &[u8], at: u64) -> io::Result<()> {
     {
         use std::os::unix::fs::FileExt;
         file.write_all_at(bytes, at)?;
-        crate::output::written_back(file, at, bytes.len() as u64)
+        crate::output::start_writeback(file, at, bytes.len() as u64);
+        Ok(())
     }
     #[cfg(not(unix))]
     {
