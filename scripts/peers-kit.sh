@@ -16,6 +16,11 @@
 #        scripts/peers-kit.sh target/kit /tmp/old/target/release/sudoku-batch
 #   (a build is named in ab.md by its file name, or by its folder's name above target/
 #   where the file is sudoku-batch; names must differ)
+# With KIT_PERF=1 the kit also carries this machine's perf and the libraries it needs
+# (not glibc's; about 30 MB more, so with two or more other builds the kit
+# passes 64 MB), for a machine without perf; where perf there (the
+# kit's or its own) reads the CPU's counters, run.sh writes ours and tdoku's cycles,
+# instructions and branch misses on forum-hardest and top95 (perf-stat.txt).
 #   there: bash KIT/run.sh OUTDIR          ([REPEAT=n] [TDOKU_SECONDS=s], default 2 and 2;
 #                                           [AB_ROUNDS=n], default 3)
 set -euo pipefail
@@ -43,6 +48,14 @@ if command -v clang++ >/dev/null; then
   rm -rf "$kit/tdoku-clang/src"
 fi
 cp "$shared/data/forum-hardest-1106.txt" "$kit/"
+if [ -n "${KIT_PERF:-}" ]; then
+  perf=$(readlink -f "$(command -v perf)") || { echo "KIT_PERF: no perf here" >&2; exit 2; }
+  mkdir -p "$kit/perf/lib"
+  cp "$perf" "$kit/perf/perf"
+  ldd "$perf" | awk '$3 ~ /^\// { print $3 }' |
+    grep -v -E '/(libc|libm|libpthread|libdl|librt)\.so' |
+    while read -r lib; do cp -L "$lib" "$kit/perf/lib/"; done
+fi
 mkdir -p "$kit/ab"
 for b in "${builds[@]}"; do
   [ -x "$b" ] || { echo "not an executable: $b" >&2; exit 2; }
@@ -80,6 +93,25 @@ REPEAT=${REPEAT:-2} TDOKU_SECONDS=${TDOKU_SECONDS:-2} scripts/tdoku-peers.sh \
   data/magictour-top1465.txt data/sudoku-exchange-diabolical.txt data/royle-17-clue.txt \
   data/kaggle-1m-first10k.csv data/sudoku-exchange-hard-with-solutions.txt \
   > "$out/peers.md" 2> "$out/peers.err"
+# The CPU's counters for ours and tdoku, where perf reads them (a virtual machine may
+# not expose them: then the file says so).
+perf=()
+if [ -x "$kit/perf/perf" ] && LD_LIBRARY_PATH=$kit/perf/lib "$kit/perf/perf" --version >/dev/null 2>&1
+then perf=(env "LD_LIBRARY_PATH=$kit/perf/lib" "$kit/perf/perf")
+elif command -v perf >/dev/null; then perf=(perf)
+fi
+if [ ${#perf[@]} -gt 0 ]; then
+  for f in "$kit/forum-hardest-1106.txt" data/norvig-top95.txt; do
+    echo "## $(basename "$f"): ours, counting to two, 5 rounds of its $(grep -c . "$f") lines"
+    "${perf[@]}" stat -e cycles,instructions,branches,branch-misses -- \
+      "$SUDOKU_BATCH" bench "$f" --threads 1 --rounds 5 --warmup 0 --mode count -q 2>&1 || true
+    echo "## $(basename "$f"): tdoku, counting to two (its own count of puzzles below)"
+    "${perf[@]}" stat -e cycles,instructions,branches,branch-misses -- \
+      scripts/tdoku-bench.sh --seconds 2 "$f" 2>&1 || true
+    "${perf[@]}" stat -M TopdownL1 -- \
+      "$SUDOKU_BATCH" bench "$f" --threads 1 --rounds 5 --warmup 0 --mode count -q 2>&1 || true
+  done > "$out/perf-stat.txt"
+fi
 # The other builds against the kit's own (named head), interleaved, counting to two.
 others=()
 for b in "$kit"/ab/*; do [ -e "$b" ] && [ "$(basename "$b")" != head ] && others+=("$b"); done
