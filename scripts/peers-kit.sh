@@ -12,9 +12,10 @@
 # scripts/ab.sh on the contested sets, so one run on the other CPU also says which
 # changes helped or cost there (ab.md, each build's puzzles/s per round, sorted).
 # Usage: scripts/peers-kit.sh [KIT [BUILD...]]   (default target/kit; needs ../shared)
-#   e.g. git worktree add /tmp/old d384549 && (cd /tmp/old && cargo build --release)
-#        scripts/peers-kit.sh target/kit /tmp/old/target/release/sudoku-batch
-#   (a build is named in ab.md by its file name, or by its folder's name above target/
+#   A BUILD is a sudoku-batch binary, or a git revision, built here in a worktree under
+#   target/kit-builds/ (kept for the next kit) and named by the revision, e.g.
+#        scripts/peers-kit.sh target/kit d384549 af26d21 /tmp/variant/sudoku-batch
+#   (a binary is named in ab.md by its file name, or by its folder's name above target/
 #   where the file is sudoku-batch; names must differ)
 # With KIT_PERF=1 the kit also carries this machine's perf and the libraries it needs
 # (not glibc's; about 30 MB more, so with two or more other builds the kit
@@ -58,10 +59,24 @@ if [ -n "${KIT_PERF:-}" ]; then
 fi
 mkdir -p "$kit/ab"
 for b in "${builds[@]}"; do
-  [ -x "$b" ] || { echo "not an executable: $b" >&2; exit 2; }
-  name=$(basename "$b")
-  [ "$name" = sudoku-batch ] && [[ "$b" == */target/release/sudoku-batch ]] &&
-    name=$(basename "${b%/target/release/sudoku-batch}")
+  if [ -f "$b" ] && [ -x "$b" ]; then
+    name=$(basename "$b")
+    [ "$name" = sudoku-batch ] && [[ "$b" == */target/release/sudoku-batch ]] &&
+      name=$(basename "${b%/target/release/sudoku-batch}")
+  elif rev=$(git rev-parse -q --verify "$b^{commit}"); then
+    name=$(tr -c 'A-Za-z0-9._\n-' _ <<< "$b")
+    tree=target/kit-builds/$name
+    if [ ! -f "$tree/.git" ] || [ "$(git -C "$tree" rev-parse -q --verify HEAD)" != "$rev" ]; then
+      rm -rf "$tree"
+      git worktree prune
+      git worktree add -q --detach "$tree" "$rev"
+    fi
+    (cd "$tree" && cargo build --release --quiet)
+    b=$tree/target/release/sudoku-batch
+  else
+    echo "neither an executable nor a git revision: $b" >&2
+    exit 2
+  fi
   [ ! -e "$kit/ab/$name" ] && [ "$name" != head ] ||
     { echo "two builds named $name" >&2; exit 2; }
   strip -o "$kit/ab/$name" "$b"
