@@ -30,7 +30,7 @@ pub struct DedupeReport {
     pub malformed: u64,
     /// The largest classes of more than one record.
     pub largest: Vec<ClassEntry>,
-    /// Wall time in seconds.
+    /// Wall time in seconds, up to the outputs committed (their fsync and rename).
     pub wall_seconds: f64,
 }
 
@@ -187,7 +187,7 @@ pub struct OverlapReport {
     pub test_duplicates: u64,
     /// The first leaking test lines (at most [`LARGEST`]).
     pub first_leaks: Vec<u64>,
-    /// Wall time in seconds.
+    /// Wall time in seconds, up to the outputs committed (their fsync and rename).
     pub wall_seconds: f64,
 }
 

@@ -48,7 +48,7 @@ pub struct SplitReport {
     pub test_classes: u64,
     /// Malformed records (each keyed by its text, split like any other).
     pub malformed: u64,
-    /// Wall time in seconds.
+    /// Wall time in seconds, up to the outputs committed (their fsync and rename).
     pub wall_seconds: f64,
 }
 
