@@ -556,10 +556,10 @@ fn classify_file(
         let (mut report, _) = run_file(&Classify::new(), &path, &input, &options, &mut out)
             .map_err(|e| PyOSError::new_err(e.to_string()))?;
         // The wall time runs to the output committed, as the command line's does.
-        let committing = std::time::Instant::now();
-        out.finish()
+        let commit = out
+            .finish_timed()
             .map_err(|e| PyOSError::new_err(e.to_string()))?;
-        report.add_commit(committing.elapsed().as_secs_f64());
+        report.add_commit(commit);
         report.input = path.display().to_string();
         serde_json::to_string(&report).map_err(|e| PyValueError::new_err(e.to_string()))
     })

@@ -30,12 +30,10 @@ pub(super) fn run_dedupe(args: &cli::DedupeArgs) -> Result<ExitCode, AppError> {
         .map_err(|e| written_error(args.output.as_deref(), e))?;
     report.input = args.input.input.display().to_string();
     bytes.check_unchanged(&args.input.input)?;
-    let committing = std::time::Instant::now();
-    out.finish()?;
+    report.wall_seconds += out.finish_timed()?;
     if let Some(rows) = rows {
-        rows.finish()?;
+        report.wall_seconds += rows.finish_timed()?;
     }
-    report.wall_seconds += committing.elapsed().as_secs_f64();
     if let Some(path) = &args.report {
         write_json_report(path, &report)?;
     }
@@ -97,10 +95,8 @@ pub(super) fn run_split(args: &cli::SplitArgs) -> Result<ExitCode, AppError> {
         })?;
     report.input = input.display().to_string();
     bytes.check_unchanged(input)?;
-    let committing = std::time::Instant::now();
-    train.finish()?;
-    test.finish()?;
-    report.wall_seconds += committing.elapsed().as_secs_f64();
+    report.wall_seconds += train.finish_timed()?;
+    report.wall_seconds += test.finish_timed()?;
     if let Some(path) = &args.report {
         write_json_report(path, &report)?;
     }
@@ -141,9 +137,7 @@ pub(super) fn run_overlap(args: &cli::OverlapArgs) -> Result<ExitCode, AppError>
         .map_err(|e| written_error(args.output.as_deref(), e))?;
     report.train = args.train.display().to_string();
     report.test = args.test.display().to_string();
-    let committing = std::time::Instant::now();
-    out.finish()?;
-    report.wall_seconds += committing.elapsed().as_secs_f64();
+    report.wall_seconds += out.finish_timed()?;
     if let Some(path) = &args.report {
         write_json_report(path, &report)?;
     }

@@ -72,9 +72,7 @@ pub(super) fn run_generate(args: &GenerateArgs) -> Result<ExitCode, AppError> {
             args.seed
         ),
     };
-    let committing = std::time::Instant::now();
-    out.finish()?;
-    report.add_commit(committing.elapsed().as_secs_f64());
+    report.add_commit(out.finish_timed()?);
     write_results(&report, &histogram, &args.out)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -160,9 +160,7 @@ pub(super) fn run_job<J: Job>(
         let json = serde_json::to_string(&report).map_err(AppError::Encode)?;
         out.write_all(format!("{REPORT_LINE}{json}\n").as_bytes())?;
     }
-    let committing = std::time::Instant::now();
-    out.finish()?;
-    report.add_commit(committing.elapsed().as_secs_f64());
+    report.add_commit(out.finish_timed()?);
     write_results(&report, &histogram, &args.out)?;
     if let Some(n @ 1..) = report.disagree {
         let lines: Vec<String> = report.first_disagree.iter().map(u64::to_string).collect();

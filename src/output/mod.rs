@@ -351,6 +351,14 @@ impl Output {
         }
     }
 
+    /// [`Output::finish`], giving the seconds it took: a run's wall time counts the
+    /// commit (flush, fsync, rename), as the rows are not the user's before it.
+    pub fn finish_timed(self) -> Result<f64, OutputError> {
+        let committing = std::time::Instant::now();
+        self.finish()?;
+        Ok(committing.elapsed().as_secs_f64())
+    }
+
     /// Flushes and, for a regular file, renames the temporary file into place.
     pub fn finish(mut self) -> Result<(), OutputError> {
         let path = self.path.clone();
