@@ -10,11 +10,14 @@ use sudoku_batch::jobs::Classify;
 use sudoku_batch::output::Output;
 use sudoku_batch::pipeline::{run_file, RunOptions};
 
+mod common;
+
 fn pipeline(c: &mut Criterion) {
-    for name in ["royle-17-clue.txt", "kaggle-1m-first10k.csv"] {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("data")
-            .join(name);
+    for (public, bundled) in [
+        ("royle-17-clue.txt", "minimal.txt"),
+        ("kaggle-1m-first10k.csv", "quizzes.csv"),
+    ] {
+        let (name, path) = common::set(public, bundled);
         let input = open_file(&path, false).unwrap();
         let mut group = c.benchmark_group(format!("classify-pipeline/{name}"));
         let records = {

@@ -6,8 +6,17 @@
 # and the server's page in headless Chromium (Debian's chromium + chromedriver,
 # driven by Selenium). Clippy (warnings denied) and the API docs (warnings denied) are
 # checked after the Rust tests. Missing Debian packages are installed with apt-get.
+#
+# Tests that need the public datasets (../shared/data beside the checkout: CI has it, a
+# fresh clone may not) skip what they cannot run, each with a line saying what and why;
+# the run ends by counting the tests run and those lines.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+mkdir -p target
+export SUDOKU_BATCH_SKIP_LOG="$PWD/target/skipped-tests.txt"
+: > "$SUDOKU_BATCH_SKIP_LOG"
+log=target/test-output.txt
+: > "$log"
 missing=()
 command -v curl >/dev/null || missing+=(curl)
 command -v java >/dev/null || missing+=(openjdk-17-jre-headless)
@@ -24,7 +33,7 @@ done
 # `ci` profile (Cargo.toml) is release without LTO and with 16 codegen units: the same
 # optimisation level, a third of the build time for the ~30 test binaries.
 cargo fmt --check
-cargo test --profile ci
+cargo test --profile ci 2>&1 | tee -a "$log"
 cargo clippy --profile ci --all-targets -- -D warnings
 RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --quiet
 [ -x target/venv/bin/python ] || python3 -m venv target/venv
@@ -35,4 +44,14 @@ MATURIN_PEP517_ARGS="--profile ci" \
     target/venv/bin/pip install -q --disable-pip-version-check ./python
 # The Python, Spark, browser and reader tests run the binary the Rust tests built.
 SUDOKU_BATCH_BIN="$PWD/target/ci/sudoku-batch" \
-    target/venv/bin/python -m pytest -q python/tests tests/spark tests/browser tests/readers
+    target/venv/bin/python -m pytest -q -rs python/tests tests/spark tests/browser tests/readers \
+    2>&1 | tee -a "$log"
+# What ran and what was skipped.
+rust=$(grep -E '^test result: ok\.' "$log" | awk '{n += $4} END {print n + 0}')
+python=$(grep -E '^[0-9]+ passed' "$log" | tail -1 | grep -oE '^[0-9]+' || echo 0)
+skipped=$(sort -u "$SUDOKU_BATCH_SKIP_LOG" | wc -l)
+pyskipped=$(grep -E '^SKIPPED' "$log" | wc -l)
+echo
+echo "tests: $rust Rust and $python Python tests passed; $((skipped + pyskipped)) skipped (or parts skipped):"
+{ sort -u "$SUDOKU_BATCH_SKIP_LOG"; grep -E '^SKIPPED' "$log" || true; } | sed 's/^/  /'
+[ -d ../shared/data ] || echo "  (../shared/data is absent: the public datasets' tests did not run)"

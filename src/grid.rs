@@ -287,10 +287,10 @@ mod tests {
     #[test]
     fn parses_and_formats_round_trip() {
         let line =
-            b"4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
+            b"....318...69....25.........6..3.9...5............827....7...9.4.9..47.1....1....3";
         let grid = Grid::parse(line).unwrap();
         assert_eq!(&grid.to_line(), line);
-        assert_eq!(grid.given_count(), 18);
+        assert_eq!(grid.given_count(), 23);
     }
 
     #[test]

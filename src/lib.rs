@@ -24,7 +24,7 @@
 //! use sudoku_batch::{Classification, Grid, Solver};
 //!
 //! let puzzle = Grid::parse(
-//!     b"4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........",
+//!     b"....318...69....25.........6..3.9...5............827....7...9.4.9..47.1....1....3",
 //! )
 //! .unwrap();
 //! let mut solver = Solver::new(); // create once per thread, reuse for every puzzle

@@ -131,7 +131,7 @@ mod tests {
     fn parses_and_writes_back() {
         let mut text = [0u8; MARKS_LEN];
         let grid = Grid::parse(
-            b"4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........",
+            b"....318...69....25.........6..3.9...5............827....7...9.4.9..47.1....1....3",
         )
         .unwrap();
         let marks = Marks::of_grid(&grid);

@@ -12,7 +12,7 @@ use sudoku_batch::{Classification, Grid, Outcome};
 
 /// A top95 puzzle whose first solution takes `engine` more than one branch.
 fn hard_grid<E: Engine>(engine: &mut E) -> Grid {
-    common::load("norvig-top95.txt")
+    common::load("extreme.txt")
         .into_iter()
         .map(|r| r.puzzle)
         .find(|p| {
@@ -34,7 +34,7 @@ fn check_engine<E: Engine>() {
     let count = engine.count(&puzzle, 2);
     assert!(count.spent && count.solutions < 2, "{count:?}");
     // A puzzle that propagation alone solves needs no branch, so no budget.
-    let easy = common::load("norvig-easy50.txt")[0].puzzle;
+    let easy = common::load("easy-50.txt")[0].puzzle;
     assert!(matches!(engine.classify(&easy), Classification::Unique(_)));
     // The default budget settles it, and the answer is the reference's.
     engine.set_budget(Budget::DEFAULT);

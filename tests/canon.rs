@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{load, UNIQUE_DATASETS};
+use common::{load_path, unique_datasets};
 use sudoku_batch::canon::{Canonicalizer, TRANSFORMS};
 use sudoku_batch::Grid;
 
@@ -133,8 +133,8 @@ fn random_transform(puzzle: &Grid, rng: &mut Rng) -> Grid {
 
 fn sample(every: usize, per_set: usize) -> Vec<Grid> {
     let mut out = Vec::new();
-    for name in UNIQUE_DATASETS {
-        let records = load(name);
+    for path in unique_datasets() {
+        let records = load_path(&path);
         let step = (records.len() / per_set).max(1) * every;
         out.extend(records.iter().step_by(step).take(per_set).map(|r| r.puzzle));
     }
@@ -161,12 +161,15 @@ fn agrees_with_brute_force_on_real_puzzles() {
 
 #[test]
 fn royle_list_forms_are_at_most_its_own_and_checked_where_smaller() {
-    // The bundled 17-clue list is published mostly in minlex form. Each puzzle's own
+    // Royle's 17-clue list (public, `../shared/data`) is published mostly in minlex form. Each puzzle's own
     // text is one of its transforms, so the canonical form is never above it; where it
     // is below (the list is not minlex there), the brute force decides.
+    let Some(path) = common::public("royle-17-clue.txt") else {
+        return;
+    };
     let mut canon = Canonicalizer::new();
     let (mut same, mut smaller) = (0, Vec::new());
-    for r in load("royle-17-clue.txt") {
+    for r in load_path(&path) {
         let c = canon.canonical(&r.puzzle);
         let own = r.puzzle.to_line().map(|b| if b == b'.' { b'0' } else { b });
         assert!(c.form <= own, "line {}", r.line);

@@ -86,13 +86,13 @@ fn classify_every_bundled_dataset() {
 
 #[test]
 fn solve_writes_solved_rows() {
-    check_dataset("kaggle-3m-curated5000.csv", "solve", "solved");
-    check_dataset("magictour-top1465.txt", "solve", "solved");
+    check_dataset("graded.csv", "solve", "solved");
+    check_dataset("hard.txt", "solve", "solved");
 }
 
 #[test]
-fn sudopedia_cases_get_their_classes() {
-    let path = common::data("sudopedia-cases.tsv");
+fn edge_cases_get_their_classes() {
+    let path = common::data("cases.tsv");
     let out = run(&["classify", path.to_str().unwrap(), "-q"]);
     assert!(out.status.success());
     let got = rows(&out.stdout);
@@ -102,7 +102,7 @@ fn sudopedia_cases_get_their_classes() {
         .filter(|l| !l.starts_with('#'))
         .map(|l| l.split('\t').nth(3).unwrap().split(':').next().unwrap())
         .collect();
-    assert_eq!(got.len(), 34);
+    assert_eq!(got.len(), 21);
     for (row, want) in got.iter().zip(expected) {
         let want = if want == "none" { "unsolvable" } else { want };
         assert_eq!(row.status, want, "line {}", row.line);
@@ -119,10 +119,7 @@ fn sudopedia_cases_get_their_classes() {
 
 #[test]
 fn stdin_matches_the_mapped_file() {
-    for name in [
-        "kaggle-3m-curated5000.csv",
-        "sudoku-exchange-diabolical.txt",
-    ] {
+    for name in ["graded.csv", "hash-rating.txt"] {
         let path = common::data(name);
         let mapped = run(&["classify", path.to_str().unwrap(), "-q"]);
         let mut child = bin()
@@ -147,8 +144,7 @@ fn stdin_matches_the_mapped_file() {
 #[test]
 fn mismatching_given_solutions_are_counted() {
     let dir = tempfile::tempdir().unwrap();
-    let src =
-        std::fs::read_to_string(common::data("sudoku-exchange-easy-with-solutions.txt")).unwrap();
+    let src = std::fs::read_to_string(common::data("pairs-easy.txt")).unwrap();
     // Swap two digits in the first record's given solution.
     let mut lines: Vec<String> = src.lines().map(String::from).collect();
     let first = lines[0].clone();
@@ -185,14 +181,14 @@ fn mismatching_given_solutions_are_counted() {
 fn require_unique_sets_exit_status() {
     let ok = run(&[
         "classify",
-        common::data("norvig-top95.txt").to_str().unwrap(),
+        common::data("extreme.txt").to_str().unwrap(),
         "--require-unique",
         "-q",
     ]);
     assert_eq!(ok.status.code(), Some(0));
     let bad = run(&[
         "classify",
-        common::data("sudopedia-cases.tsv").to_str().unwrap(),
+        common::data("cases.tsv").to_str().unwrap(),
         "--require-unique",
         "-o",
         "/dev/null",
@@ -200,7 +196,7 @@ fn require_unique_sets_exit_status() {
     assert_eq!(bad.status.code(), Some(1));
     let msg = stderr(&bad);
     assert!(
-        msg.contains("records are not unique; first at lines 3, 4, 5"),
+        msg.contains("records are not unique; first at lines 12, 13, 14"),
         "{msg}"
     );
 }
@@ -212,7 +208,7 @@ fn report_and_histogram_files() {
     let hgrm = dir.path().join("h.hgrm");
     let out = run(&[
         "classify",
-        common::data("magictour-top1465.txt").to_str().unwrap(),
+        common::data("hard.txt").to_str().unwrap(),
         "-o",
         "/dev/null",
         "--report",
@@ -222,9 +218,9 @@ fn report_and_histogram_files() {
     ]);
     assert!(out.status.success(), "{}", stderr(&out));
     let json: serde_json::Value = serde_json::from_slice(&std::fs::read(&report).unwrap()).unwrap();
-    assert_eq!(json["records"], 1465);
-    assert_eq!(json["rows_written"], 1465);
-    assert_eq!(json["counts"]["unique"], 1465);
+    assert_eq!(json["records"], 500);
+    assert_eq!(json["rows_written"], 500);
+    assert_eq!(json["counts"]["unique"], 500);
     let l = &json["latency_ns"];
     let p = |k: &str| l[k].as_u64().unwrap();
     assert!(
@@ -235,10 +231,10 @@ fn report_and_histogram_files() {
             && p("p999") <= p("max")
     );
     let text = std::fs::read_to_string(&hgrm).unwrap();
-    assert!(text.contains("Total count    =         1465]"), "{text}");
+    assert!(text.contains("Total count    =          500]"), "{text}");
     let summary = stderr(&out);
     assert!(
-        summary.contains("1465 records in, 1465 rows out"),
+        summary.contains("500 records in, 500 rows out"),
         "{summary}"
     );
     assert!(summary.contains("latency us: p50"), "{summary}");
@@ -253,7 +249,7 @@ fn wall_time_and_rate_include_the_commit() {
     let rows = dir.path().join("rows.csv");
     let out = run(&[
         "classify",
-        common::data("royle-17-clue.txt").to_str().unwrap(),
+        common::data("minimal.txt").to_str().unwrap(),
         "-o",
         rows.to_str().unwrap(),
         "--report",
@@ -283,7 +279,7 @@ fn wall_time_and_rate_include_the_commit() {
 #[test]
 fn dev_stdout_on_a_regular_file_is_extended_not_replaced() {
     let dir = tempfile::tempdir().unwrap();
-    let input = common::data("norvig-top95.txt");
+    let input = common::data("extreme.txt");
     let shell_out = dir.path().join("out.txt");
     let classify = |args: &[&str]| {
         let file = std::fs::File::create(&shell_out).unwrap();
@@ -299,13 +295,13 @@ fn dev_stdout_on_a_regular_file_is_extended_not_replaced() {
     // Rows on stdout, then the report through /dev/stdout after them.
     let text = classify(&["--report", "/dev/stdout"]);
     let (rows_part, report) = text.split_at(text.find("{\n").expect("a report"));
-    assert_eq!(rows_part.lines().count(), 96, "{text}");
+    assert_eq!(rows_part.lines().count(), 101, "{text}");
     let json: serde_json::Value = serde_json::from_str(report).unwrap();
-    assert_eq!(json["records"], 95);
+    assert_eq!(json["records"], 100);
     // Rows through /dev/stdout, the report through /dev/fd/1.
     let text = classify(&["-o", "/dev/stdout", "--report", "/dev/fd/1"]);
     assert!(text.starts_with("line,puzzle"), "{text}");
-    assert_eq!(text.matches("\"records\": 95").count(), 1, "{text}");
+    assert_eq!(text.matches("\"records\": 100").count(), 1, "{text}");
     // /dev/stderr likewise: the report lands after nothing else, in the stderr file.
     let err_path = dir.path().join("err.txt");
     let out = bin()
@@ -323,7 +319,7 @@ fn dev_stdout_on_a_regular_file_is_extended_not_replaced() {
     assert!(out.status.success());
     let json: serde_json::Value =
         serde_json::from_slice(&std::fs::read(&err_path).unwrap()).unwrap();
-    assert_eq!(json["records"], 95);
+    assert_eq!(json["records"], 100);
     for link in ["/dev/stdout", "/dev/stderr"] {
         if let Ok(meta) = std::fs::symlink_metadata(link) {
             assert!(!meta.is_file(), "{link} was replaced by a regular file");
@@ -345,11 +341,11 @@ fn output_file_is_replaced_atomically() {
     let dir = tempfile::tempdir().unwrap();
     let out_path = dir.path().join("out.csv");
     std::fs::write(&out_path, "old contents\n").unwrap();
-    let input = common::data("norvig-easy50.txt");
+    let input = common::data("easy-50.txt");
     // A failing run (bad column) leaves the old file alone.
     let bad = run(&[
         "classify",
-        common::data("kaggle-3m-curated5000.csv").to_str().unwrap(),
+        common::data("graded.csv").to_str().unwrap(),
         "--column",
         "nope",
         "-o",
@@ -393,7 +389,7 @@ fn errors_are_one_line_with_status_2() {
         (
             vec![
                 "classify".into(),
-                common::data("norvig-easy50.txt").display().to_string(),
+                common::data("easy-50.txt").display().to_string(),
                 "-o".into(),
                 dir.path().join("no/such/dir/out.csv").display().to_string(),
             ],
@@ -441,7 +437,7 @@ fn help_and_version() {
 fn special_files_are_written_directly() {
     let out = run(&[
         "solve",
-        common::data("norvig-top95.txt").to_str().unwrap(),
+        common::data("extreme.txt").to_str().unwrap(),
         "-o",
         "/dev/null",
         "-q",
@@ -451,7 +447,7 @@ fn special_files_are_written_directly() {
     if Path::new("/dev/full").exists() {
         let full = run(&[
             "solve",
-            common::data("royle-17-clue.txt").to_str().unwrap(),
+            common::data("minimal.txt").to_str().unwrap(),
             "-o",
             "/dev/full",
             "-q",
@@ -470,7 +466,7 @@ fn closed_stdout_is_quiet() {
     let mut child = bin()
         .args([
             "classify",
-            common::data("royle-17-clue.txt").to_str().unwrap(),
+            common::data("minimal.txt").to_str().unwrap(),
             "--no-progress",
         ])
         .stdout(Stdio::piped())
@@ -493,7 +489,7 @@ fn bench_json_is_consistent() {
     let hgrm = dir.path().join("lat.hgrm");
     let input = dir.path().join("in.txt");
     // Two invalid records among real ones: counted, excluded from timing.
-    let mut text = std::fs::read_to_string(common::data("norvig-top95.txt")).unwrap();
+    let mut text = std::fs::read_to_string(common::data("extreme.txt")).unwrap();
     text.push_str("not a puzzle\n11.......\n");
     std::fs::write(&input, text).unwrap();
     let out = run(&[
@@ -513,7 +509,7 @@ fn bench_json_is_consistent() {
     assert!(out.status.success(), "{}", stderr(&out));
     let table = String::from_utf8_lossy(&out.stdout);
     assert!(
-        table.contains("97 records (95 timed, 2 invalid excluded)"),
+        table.contains("102 records (100 timed, 2 invalid excluded)"),
         "{table}"
     );
     assert!(
@@ -525,8 +521,8 @@ fn bench_json_is_consistent() {
         "{table}"
     );
     let j: serde_json::Value = serde_json::from_slice(&std::fs::read(&json_path).unwrap()).unwrap();
-    assert_eq!(j["records"], 97);
-    assert_eq!(j["timed"], 95);
+    assert_eq!(j["records"], 102);
+    assert_eq!(j["timed"], 100);
     assert_eq!(j["invalid"], 2);
     assert_eq!(j["mode"], "count");
     let results = j["results"].as_array().unwrap();
@@ -552,7 +548,7 @@ fn bench_json_is_consistent() {
         let text =
             std::fs::read_to_string(dir.path().join(format!("lat.t{threads}.hgrm"))).unwrap();
         assert!(
-            text.contains(&format!("Total count    = {:>12}]", 95 * 3)),
+            text.contains(&format!("Total count    = {:>12}]", 100 * 3)),
             "{text}"
         );
     }
@@ -566,7 +562,7 @@ fn bench_json_is_consistent() {
 #[test]
 fn corpus_is_deterministic_and_unique() {
     let dir = tempfile::tempdir().unwrap();
-    let src = common::data("magictour-top1465.txt");
+    let src = common::data("hard.txt");
     let make = |name: &str, seed: &str| {
         let path = dir.path().join(name);
         let out = run(&[
@@ -599,7 +595,7 @@ fn corpus_is_deterministic_and_unique() {
 fn outputs_that_name_an_input_or_each_other_are_refused_before_any_work() {
     let dir = tempfile::tempdir().unwrap();
     let input = dir.path().join("in.txt");
-    std::fs::copy(common::data("norvig-top95.txt"), &input).unwrap();
+    std::fs::copy(common::data("extreme.txt"), &input).unwrap();
     let before = std::fs::read(&input).unwrap();
     let s = |p: &Path| p.to_str().unwrap().to_string();
     let link = dir.path().join("link.txt");
@@ -670,7 +666,7 @@ fn outputs_that_name_an_input_or_each_other_are_refused_before_any_work() {
 fn a_bad_report_path_fails_before_the_output_is_written() {
     let dir = tempfile::tempdir().unwrap();
     let out_path = dir.path().join("rows.csv");
-    let input = common::data("norvig-top95.txt");
+    let input = common::data("extreme.txt");
     let out = run(&[
         "classify",
         input.to_str().unwrap(),
@@ -693,7 +689,7 @@ fn outputs_are_written_through_links_and_keep_their_permissions() {
     std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o600)).unwrap();
     let link = dir.path().join("link.csv");
     std::os::unix::fs::symlink("rows.csv", &link).unwrap();
-    let input = common::data("norvig-top95.txt");
+    let input = common::data("extreme.txt");
     let out = run(&[
         "classify",
         input.to_str().unwrap(),
@@ -708,12 +704,12 @@ fn outputs_are_written_through_links_and_keep_their_permissions() {
         .is_symlink());
     let meta = std::fs::metadata(&target).unwrap();
     assert_eq!(meta.permissions().mode() & 0o777, 0o600);
-    assert_eq!(rows(&std::fs::read(&target).unwrap()).len(), 95);
+    assert_eq!(rows(&std::fs::read(&target).unwrap()).len(), 100);
 }
 
 #[test]
 fn fifos_and_dev_stdin_are_streamed_like_stdin() {
-    let input = common::data("kaggle-3m-curated5000.csv");
+    let input = common::data("graded.csv");
     let want = run(&["classify", input.to_str().unwrap(), "-q"]).stdout;
     let dir = tempfile::tempdir().unwrap();
     let fifo = dir.path().join("puzzles.fifo");
@@ -764,7 +760,7 @@ fn the_summary_says_how_the_input_was_read() {
         assert!(out.status.success(), "{args:?}");
         String::from_utf8(out.stderr).unwrap()
     };
-    let csv = common::data("kaggle-3m-curated5000.csv");
+    let csv = common::data("graded.csv");
     let summary = run(&["classify", csv.to_str().unwrap(), "-o", "/dev/null"]);
     assert!(
         summary.contains(
@@ -788,7 +784,7 @@ fn the_summary_says_how_the_input_was_read() {
         "{summary}"
     );
     assert!(summary.contains("every record is invalid"), "{summary}");
-    let lines = common::data("norvig-top95.txt");
+    let lines = common::data("extreme.txt");
     let summary = run(&["classify", lines.to_str().unwrap(), "-o", "/dev/null"]);
     assert!(summary.contains("read as one puzzle per line"), "{summary}");
 }
@@ -796,7 +792,7 @@ fn the_summary_says_how_the_input_was_read() {
 #[test]
 fn an_ndjson_output_name_picks_the_format_unless_told_otherwise() {
     let dir = tempfile::tempdir().unwrap();
-    let input = common::data("norvig-top95.txt");
+    let input = common::data("extreme.txt");
     let run = |out: &Path, extra: &[&str]| {
         let mut args = vec!["classify", input.to_str().unwrap(), "-q", "-o"];
         args.push(out.to_str().unwrap());
@@ -810,7 +806,7 @@ fn an_ndjson_output_name_picks_the_format_unless_told_otherwise() {
     };
     for name in ["rows.ndjson", "rows.JSONL"] {
         let text = run(&dir.path().join(name), &[]);
-        assert_eq!(text.lines().count(), 95, "{name}");
+        assert_eq!(text.lines().count(), 100, "{name}");
         for line in text.lines() {
             let row: serde_json::Value = serde_json::from_str(line).unwrap();
             assert_eq!(row["status"], "unique");
@@ -869,7 +865,7 @@ fn everyday_flags_mean_the_same_on_every_command() {
         .starts_with("{\"line\":1,"));
 
     let report = dir.path().join("bench.json");
-    let input = common::data("norvig-top95.txt");
+    let input = common::data("extreme.txt");
     let quiet = ok(&[
         "bench",
         input.to_str().unwrap(),
@@ -900,7 +896,7 @@ fn everyday_flags_mean_the_same_on_every_command() {
 
     let corpus = ok(&["corpus", input.to_str().unwrap(), "--count", "10"]);
     assert_eq!(corpus.stdout.iter().filter(|&&b| b == b'\n').count(), 10);
-    assert!(stderr(&corpus).starts_with("corpus: 10 records from 95 puzzles"));
+    assert!(stderr(&corpus).starts_with("corpus: 10 records from 100 puzzles"));
     let from = ok(&[
         "corpus",
         "--from",
@@ -999,7 +995,7 @@ fn run_with_stdin(args: &[&str], data: Vec<u8>) -> std::process::Output {
 
 #[test]
 fn show_and_bench_read_stdin_as_they_read_the_file() {
-    let path = common::data("norvig-top95.txt");
+    let path = common::data("extreme.txt");
     let file = path.to_str().unwrap();
     let data = std::fs::read(&path).unwrap();
     let drawn = run(&["show", file, "--line", "2", "--line", "7"]);
@@ -1040,11 +1036,11 @@ fn show_and_bench_read_stdin_as_they_read_the_file() {
     for key in ["records", "timed", "invalid", "effort"] {
         assert_eq!(a[key], b[key], "{key}");
     }
-    assert_eq!(a["records"], 95);
+    assert_eq!(a["records"], 100);
 }
 
 /// A regular output file takes each chunk's rows at its offset, written by the pool:
-/// on a run of many chunks (royle-17-clue is about 4 MB, 31 chunks) the file holds
+/// on a run of many chunks (the minimal puzzles four times over) the file holds
 /// exactly what stdout gets, on one thread and on more than the cores (where the pool
 /// writes), with record numbers put in
 /// (written by the ordered writer itself) and without, and with a grid format whose
@@ -1053,7 +1049,15 @@ fn show_and_bench_read_stdin_as_they_read_the_file() {
 #[test]
 fn positional_writes_match_stdout_byte_for_byte() {
     let dir = tempfile::tempdir().unwrap();
-    let input = common::data("royle-17-clue.txt");
+    // The minimal puzzles four times over: 1.6 MB, 13 chunks.
+    let input = dir.path().join("minimal-x4.txt");
+    std::fs::write(
+        &input,
+        std::fs::read(common::data("minimal.txt"))
+            .unwrap()
+            .repeat(4),
+    )
+    .unwrap();
     let input = input.to_str().unwrap();
     let out_path = dir.path().join("out.csv");
     let out = out_path.to_str().unwrap();

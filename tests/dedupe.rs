@@ -37,7 +37,7 @@ fn canon_rows(path: &str) -> Vec<(u64, String, String, String)> {
 #[test]
 fn corpus_isomorphs_share_their_source_form() {
     let dir = tempfile::tempdir().unwrap();
-    let sources = std::fs::read_to_string(data("magictour-top1465.txt")).unwrap();
+    let sources = std::fs::read_to_string(data("hard.txt")).unwrap();
     for (i, source) in sources.lines().skip(3).step_by(290).enumerate() {
         let one = dir.path().join(format!("one{i}.txt"));
         std::fs::write(&one, format!("{source}\n")).unwrap();
@@ -88,7 +88,7 @@ fn dedupe_agrees_with_grouping_the_canonical_column() {
     stdout_of(&[
         "corpus",
         "--from",
-        data("norvig-top95.txt").to_str().unwrap(),
+        data("extreme.txt").to_str().unwrap(),
         "--count",
         "3000",
         "--seed",
@@ -127,13 +127,23 @@ fn dedupe_agrees_with_grouping_the_canonical_column() {
         .map(|(l, _)| format!("{}\n", input_lines[*l as usize - 1]))
         .collect();
     assert_eq!(String::from_utf8(kept).unwrap(), want);
-    // Norvig's top95 holds two equivalent puzzles: 94 classes.
-    assert_eq!(want.lines().count(), 94);
+    // The corpus draws from the 100 extreme puzzles, 100 classes.
+    assert_eq!(want.lines().count(), 100);
+}
+
+/// Norvig's top95 (public, `../shared/data`) holds two equivalent puzzles: 94 classes.
+#[test]
+fn top95_holds_94_classes() {
+    let Some(path) = common::public("norvig-top95.txt") else {
+        return;
+    };
+    let kept = stdout_of(&["dedupe", path.to_str().unwrap(), "-q"]);
+    assert_eq!(String::from_utf8(kept).unwrap().lines().count(), 94);
 }
 
 #[test]
 fn dedupe_keeps_a_csv_header_and_its_columns() {
-    let path = data("kaggle-3m-curated5000.csv");
+    let path = data("graded.csv");
     let kept = stdout_of(&["dedupe", path.to_str().unwrap(), "--by", "text", "-q"]);
     let input = std::fs::read(&path).unwrap();
     // No two records repeat: the output is the input, byte for byte (CRLF kept).
@@ -148,17 +158,17 @@ fn overlap_agrees_with_the_canonical_columns() {
     let mut text = String::from_utf8(stdout_of(&[
         "corpus",
         "--from",
-        data("norvig-top95.txt").to_str().unwrap(),
+        data("extreme.txt").to_str().unwrap(),
         "--count",
         "200",
         "--seed",
         "9",
     ]))
     .unwrap();
-    let easy = std::fs::read_to_string(data("norvig-easy50.txt")).unwrap();
+    let easy = std::fs::read_to_string(data("easy-50.txt")).unwrap();
     text.extend(easy.lines().take(20).map(|l| format!("{l}\n")));
     std::fs::write(&test, &text).unwrap();
-    let train = data("norvig-top95.txt");
+    let train = data("extreme.txt");
     let train_rows = canon_rows(train.to_str().unwrap());
     let test_rows = canon_rows(test.to_str().unwrap());
     let mut train_first: HashMap<&str, u64> = HashMap::new();
@@ -185,8 +195,8 @@ fn overlap_agrees_with_the_canonical_columns() {
     assert_eq!(leaks, 200);
     // The same files the other way round: still leaking; disjoint from itself never.
     let out = bin()
-        .args(["overlap", data("royle-17-clue.txt").to_str().unwrap()])
-        .arg(data("norvig-easy50.txt"))
+        .args(["overlap", data("minimal.txt").to_str().unwrap()])
+        .arg(data("easy-50.txt"))
         .args(["--require-disjoint", "-q", "-o"])
         .arg(dir.path().join("none.csv"))
         .output()
@@ -198,7 +208,7 @@ fn overlap_agrees_with_the_canonical_columns() {
 fn malformed_records_get_one_invalid_row_without_a_form() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("bad.txt");
-    let good = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+    let good = ".476....2..6...9.83...7....7......3..9....1.......76....3.5.......1.2..6.65....8.";
     std::fs::write(&file, format!("{good}\n12345\n{good}x\n{good}\n")).unwrap();
     let rows = canon_rows(file.to_str().unwrap());
     assert_eq!(rows.len(), 4);
@@ -219,7 +229,7 @@ fn refusals_name_what_is_wrong() {
     let out = bin()
         .args([
             "overlap",
-            data("norvig-top95.txt").to_str().unwrap(),
+            data("extreme.txt").to_str().unwrap(),
             "/no/such/test.txt",
         ])
         .output()
@@ -272,7 +282,7 @@ fn split_keeps_classes_whole_and_order_and_is_reproducible() {
     stdout_of(&[
         "corpus",
         "--from",
-        data("magictour-top1465.txt").to_str().unwrap(),
+        data("hard.txt").to_str().unwrap(),
         "--count",
         "4000",
         "--seed",
@@ -336,14 +346,14 @@ fn split_keeps_classes_whole_and_order_and_is_reproducible() {
 
 #[test]
 fn split_of_a_csv_puts_the_header_on_both_sides() {
-    let path = data("kaggle-3m-curated5000.csv");
+    let path = data("graded.csv");
     let (train, test) = split_of(&path, &["--test", "0.1", "--by", "text"]);
     let input = std::fs::read_to_string(&path).unwrap();
     let header = input.lines().next().unwrap();
     assert_eq!(train.lines().next(), Some(header));
     assert_eq!(test.lines().next(), Some(header));
-    assert_eq!(train.lines().count() + test.lines().count(), 5000 + 2);
-    assert_eq!(test.lines().count() - 1, 500);
+    assert_eq!(train.lines().count() + test.lines().count(), 2000 + 2);
+    assert_eq!(test.lines().count() - 1, 200);
 }
 
 #[test]
@@ -352,7 +362,7 @@ fn split_refuses_a_fraction_outside_zero_to_one_and_unnamed_stdin_sides() {
         let out = bin()
             .args([
                 "split",
-                data("norvig-top95.txt").to_str().unwrap(),
+                data("extreme.txt").to_str().unwrap(),
                 "--test",
                 fraction,
             ])

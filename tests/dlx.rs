@@ -18,10 +18,7 @@ fn classify(file: &str, engine: &str) -> Vec<csv::StringRecord> {
 
 #[test]
 fn dlx_agrees_with_the_band_solver_on_every_bundled_file() {
-    for &name in common::UNIQUE_DATASETS
-        .iter()
-        .chain(&["sudopedia-cases.tsv"])
-    {
+    for &name in common::UNIQUE_DATASETS.iter().chain(&["cases.tsv"]) {
         let path = common::data(name);
         let fast = classify(path.to_str().unwrap(), "fast");
         let dlx = classify(path.to_str().unwrap(), "dlx");
@@ -44,7 +41,7 @@ fn dlx_agrees_with_the_band_solver_on_every_bundled_file() {
 fn dlx_counts_match_on_puzzles_with_many_solutions() {
     let mut dlx = Dlx::new(Variant::Classic);
     let mut fast = Fast::new(Variant::Classic);
-    for r in common::load("sudopedia-cases.tsv") {
+    for r in common::load("cases.tsv") {
         for limit in [1, 2, 10, 1000] {
             assert_eq!(
                 Engine::count(&mut *dlx, &r.puzzle, limit).solutions,
@@ -63,10 +60,7 @@ fn dlx_counts_match_on_puzzles_with_many_solutions() {
 fn cross_check_agrees_everywhere_and_keeps_the_rows() {
     let dir = tempfile::tempdir().unwrap();
     let report = dir.path().join("r.json");
-    for &name in common::UNIQUE_DATASETS
-        .iter()
-        .chain(&["sudopedia-cases.tsv"])
-    {
+    for &name in common::UNIQUE_DATASETS.iter().chain(&["cases.tsv"]) {
         let path = common::data(name);
         let path = path.to_str().unwrap();
         for (engine, big) in [("fast", true), ("dlx", false)] {

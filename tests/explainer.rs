@@ -1,7 +1,10 @@
-//! Sukaku Explainer's ratings against its own output: `data/se-reference-diabolical-600.txt`
-//! holds serate's ER/EP/ED for 600 of the bank's diabolical puzzles, and
-//! `data/se-reference-hard-300.txt` for 300 of those the bank rates 7.5 or more (the
-//! forcing chains past the static ones); see data/README.md.
+//! Sukaku Explainer's ratings against its own output: `data/se-reference-expert.txt`
+//! holds serate's ER/EP/ED for 400 puzzles `generate` made at the levels hard and expert
+//! (serate rates them 3.6 to 8.4), and `data/se-reference-extreme.txt` for 150 made at
+//! the level extreme (8.5 to 9.1: forcing chains past the static ones); see
+//! data/README.md. Bank puzzles that once differed are read from `../shared/data`.
+
+mod common;
 
 use std::collections::BTreeMap;
 
@@ -57,27 +60,27 @@ fn compare(refs: &[Reference]) -> (usize, usize, usize, usize, BTreeMap<(u16, u1
     (exact, complete, ep, ed, misses)
 }
 
-/// Serate's ER, EP and ED on every one of the 600 (5.0 to 8.x), each rating complete.
+/// Serate's ER, EP and ED on every one of the 400 (3.6 to 8.4), each rating complete.
 #[test]
-fn ratings_match_serate_on_the_diabolical_sample() {
-    let refs = reference("se-reference-diabolical-600.txt");
-    assert_eq!(refs.len(), 600);
+fn ratings_match_serate_on_expert_puzzles() {
+    let refs = reference("se-reference-expert.txt");
+    assert_eq!(refs.len(), 400);
     let (exact, complete, ep, ed, misses) = compare(&refs);
-    assert_eq!(complete, 600, "rated to the end");
-    assert_eq!(exact, 600, "ER differs (ours, serate): {misses:?}");
-    assert_eq!((ep, ed), (600, 600), "EP and ED exact");
+    assert_eq!(complete, 400, "rated to the end");
+    assert_eq!(exact, 400, "ER differs (ours, serate): {misses:?}");
+    assert_eq!((ep, ed), (400, 400), "EP and ED exact");
 }
 
-/// The same on 300 puzzles the bank rates 7.5 or more: aligned triplet exclusion,
-/// Nishio, multiple and dynamic chains (serate rates them 6.2 to 9.1).
+/// The same on 150 extreme puzzles: Nishio, multiple and dynamic chains (serate rates
+/// them 8.5 to 9.1).
 #[test]
-fn ratings_match_serate_on_the_hardest_of_the_bank() {
-    let refs = reference("se-reference-hard-300.txt");
-    assert_eq!(refs.len(), 300);
+fn ratings_match_serate_on_extreme_puzzles() {
+    let refs = reference("se-reference-extreme.txt");
+    assert_eq!(refs.len(), 150);
     let (exact, complete, ep, ed, misses) = compare(&refs);
-    assert_eq!(complete, 300, "rated to the end");
-    assert_eq!(exact, 300, "ER differs (ours, serate): {misses:?}");
-    assert_eq!((ep, ed), (300, 300), "EP and ED exact");
+    assert_eq!(complete, 150, "rated to the end");
+    assert_eq!(exact, 150, "ER differs (ours, serate): {misses:?}");
+    assert_eq!((ep, ed), (150, 150), "EP and ED exact");
 }
 
 /// No step of the rater removes a puzzle's solution (its rules as applied to unique
@@ -86,14 +89,10 @@ fn ratings_match_serate_on_the_hardest_of_the_bank() {
 fn steps_keep_the_solution() {
     let mut rater = Rater::new();
     let mut solver = Solver::new();
-    let refs = reference("se-reference-diabolical-600.txt")
+    let refs = reference("se-reference-expert.txt")
         .into_iter()
         .step_by(3)
-        .chain(
-            reference("se-reference-hard-300.txt")
-                .into_iter()
-                .step_by(5),
-        );
+        .chain(reference("se-reference-extreme.txt").into_iter().step_by(5));
     for r in refs {
         let Classification::Unique(solution) = solver.classify(&r.puzzle) else {
             panic!("{} is not unique", r.puzzle);
@@ -127,13 +126,13 @@ fn a_solved_grid_rates_zero() {
 }
 
 /// A rater whose budget runs out gives lower bounds: never above serate's ratings, at
-/// least the static chains' 6.5, and marked incomplete. On the 300 hard ones, whose
+/// least the static chains' 6.5, and marked incomplete. On the extreme ones, whose
 /// forcing chains spend far more than this small budget.
 #[test]
 fn a_spent_budget_gives_lower_bounds() {
     let mut rater = Rater::with(Rules::SUKAKU, 20_000);
     let mut lower = 0;
-    for r in reference("se-reference-hard-300.txt").iter().step_by(3) {
+    for r in reference("se-reference-extreme.txt").iter().step_by(3) {
         let got = rater.rate(&r.puzzle);
         if got.complete {
             assert_eq!((got.er, got.ep, got.ed), (r.er, r.ep, r.ed), "{}", r.puzzle);
@@ -153,85 +152,44 @@ fn a_spent_budget_gives_lower_bounds() {
             r.ed
         );
     }
-    assert!(lower >= 50, "only {lower} of 100 ran out of budget");
+    assert!(lower >= 40, "only {lower} of 50 ran out of budget");
 }
 
-/// Bank puzzles whose ratings once differed from `serate`'s, with `serate`'s ER/EP/ED
+/// Bank puzzles whose ratings once differed from `serate`'s, by their line in the public
+/// `../shared/data/sudoku-exchange-diabolical.txt`, with `serate`'s ER/EP/ED
 /// (SukakuExplainer `362854e`, default options, run 2026-12-04): BUGs of type 4 in
 /// grids where a region holds two values each in two 3+-candidate cells, or one value
 /// in two while another is found in one (which the scan had refused), BUGs of type 3 (5.8, 5.9, and one that comes before a VWXYZ-Wing),
 /// and three whose bank rating differs from today's `serate`.
-const SERATE_CASES: [(&str, &str); 16] = [
-    (
-        "080104060609307000300000000200005080900070002070600004000000006000503107030906050",
-        "5.7/1.2/1.2",
-    ),
-    (
-        "000200050100530700090004000007080032010405060860020500000100040001049008070002000",
-        "5.8/1.2/1.2",
-    ),
-    (
-        "030050020500409003740030058000000000800060004600204005000617000400000009018000730",
-        "5.7/1.2/1.2",
-    ),
-    (
-        "800000030050000090001004200045020980700406005092010370007200600080000040060000002",
-        "5.7/1.2/1.2",
-    ),
-    (
-        "502000608003902500000000000030207010050000020400000009060519080090000060301080902",
-        "5.9/1.2/1.2",
-    ),
-    (
-        "006789020000000006004002010705000002000104000800000701060900100400000000080246900",
-        "6.8/1.2/1.2",
-    ),
-    (
-        "000570010350000090007093600005020004704309201200050800003140500020000076060087000",
-        "5.7/1.2/1.2",
-    ),
-    (
-        "006800005020300070700052000000004200071000980003500000000430006010006090600005400",
-        "5.9/1.2/1.2",
-    ),
-    (
-        "204000308000904000100080002000207000307000604800030001000000000600708009010305040",
-        "6.4/1.2/1.2",
-    ),
-    (
-        "090080003070600080000500900000010200012040690003070000008003000050004020900020010",
-        "5.7/1.2/1.2",
-    ),
-    (
-        "060030090700805002000060000320706051000050000000301000400209008800000005930000014",
-        "5.7/1.2/1.2",
-    ),
-    (
-        "050008600008070009200000080600904000090030040000106003080000004700090800005400010",
-        "7.1/1.2/1.2",
-    ),
-    (
-        "100902003000000000000805000070020030005000200001567400049000670000709000010346020",
-        "5.8/1.2/1.2",
-    ),
-    (
-        "002095000000308040308001057000000063010000070470000000920700105030109000000530900",
-        "5.7/1.2/1.2",
-    ),
-    (
-        "600000000000804007002015400309000000126000749000000102003560800700401000000000004",
-        "5.7/1.2/1.2",
-    ),
-    (
-        "200000003030060090000507000160000057050381060000000000500000002004000600010478030",
-        "7.2/1.2/1.2",
-    ),
+const SERATE_CASES: [(usize, &str); 16] = [
+    (12298, "5.7/1.2/1.2"),
+    (21575, "5.8/1.2/1.2"),
+    (29017, "5.7/1.2/1.2"),
+    (37176, "5.7/1.2/1.2"),
+    (1912, "5.9/1.2/1.2"),
+    (7649, "6.8/1.2/1.2"),
+    (10106, "5.7/1.2/1.2"),
+    (11749, "5.9/1.2/1.2"),
+    (16390, "6.4/1.2/1.2"),
+    (26754, "5.7/1.2/1.2"),
+    (27051, "5.7/1.2/1.2"),
+    (30540, "7.1/1.2/1.2"),
+    (30680, "5.8/1.2/1.2"),
+    (30731, "5.7/1.2/1.2"),
+    (35135, "5.7/1.2/1.2"),
+    (38045, "7.2/1.2/1.2"),
 ];
 
 #[test]
 fn rated_as_serate_rates_them() {
+    let Some(path) = common::public("sudoku-exchange-diabolical.txt") else {
+        return;
+    };
+    let bank = std::fs::read_to_string(path).unwrap();
+    let lines: Vec<&str> = bank.lines().collect();
     let mut rater = Rater::new();
-    for (puzzle, want) in SERATE_CASES {
+    for (line, want) in SERATE_CASES {
+        let puzzle = lines[line - 1].split_whitespace().nth(1).unwrap();
         let r = rater.rate(&Grid::parse(puzzle.as_bytes()).unwrap());
         let got = format!(
             "{}.{}/{}.{}/{}.{}",

@@ -50,9 +50,9 @@ fn check_minimal(row: &csv::StringRecord, solver: &mut Solver) -> Option<Grid> {
 fn minimize_keeps_solution_and_uniqueness_and_is_minimal() {
     let mut solver = Solver::new();
     for (name, expect_unique) in [
-        ("sudoku-exchange-easy-with-solutions.txt", 500),
-        ("norvig-easy50.txt", 50),
-        ("sudopedia-cases.tsv", 21),
+        ("pairs-easy.txt", 500),
+        ("easy-50.txt", 50),
+        ("cases.tsv", 9),
     ] {
         let out = cli(&["minimize", common::data(name).to_str().unwrap()]);
         let mut reader = csv::Reader::from_reader(&out[..]);
@@ -90,14 +90,8 @@ fn minimize_keeps_solution_and_uniqueness_and_is_minimal() {
 
 #[test]
 fn minimize_passes_other_records_through_with_their_status() {
-    let out = cli(&[
-        "minimize",
-        common::data("sudopedia-cases.tsv").to_str().unwrap(),
-    ]);
-    let classified = cli(&[
-        "classify",
-        common::data("sudopedia-cases.tsv").to_str().unwrap(),
-    ]);
+    let out = cli(&["minimize", common::data("cases.tsv").to_str().unwrap()]);
+    let classified = cli(&["classify", common::data("cases.tsv").to_str().unwrap()]);
     let mut a = csv::Reader::from_reader(&out[..]);
     let mut b = csv::Reader::from_reader(&classified[..]);
     for (m, c) in a.records().zip(b.records()) {
@@ -121,7 +115,7 @@ fn lines_of(name: &str) -> Vec<String> {
 
 #[test]
 fn in_memory_rows_equal_the_file_pipeline() {
-    for name in ["norvig-top95.txt", "royle-17-clue.txt"] {
+    for name in ["extreme.txt", "minimal.txt"] {
         let puzzles = lines_of(name);
         let path = common::data(name);
         let rows = RowWriter::new(OutputFormat::Csv, None);
@@ -171,7 +165,7 @@ fn in_memory_rows_equal_the_file_pipeline() {
 
 #[test]
 fn in_memory_records_report_bad_input_as_invalid() {
-    let p = "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
+    let p = "....318...69....25.........6..3.9...5............827....7...9.4.9..47.1....1....3";
     let clash = format!("44{}", &p[2..]);
     let puzzles = [
         p.to_string(),
@@ -199,9 +193,8 @@ fn only_writes_the_rows_of_the_statuses_named_and_counts_the_rest() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("mixed.txt");
     let unique =
-        "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
-    let multiple =
-        ".................................................................................";
+        ".476....2..6...9.83...7....7......3..9....1.......76....3.5.......1.2..6.65....8.";
+    let multiple = ".".repeat(81);
     std::fs::write(&file, format!("{unique}\n{multiple}\nbad\n{unique}\n")).unwrap();
     let report = dir.path().join("r.json");
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_sudoku-batch"))

@@ -30,7 +30,7 @@ fn npy(descr: &str, shape: &str, data: &[u8]) -> Vec<u8> {
 
 #[test]
 fn arrays_give_the_rows_of_the_same_puzzles_as_lines() {
-    let records = common::load("kaggle-1m-first10k.csv");
+    let records = common::load("quizzes.csv");
     let n = records.len();
     let dir = tempfile::tempdir().unwrap();
     let mut lines = String::new();

@@ -58,7 +58,7 @@ fn classify_text(dir: &tempfile::TempDir, text: &str) -> Vec<Vec<String>> {
 #[test]
 fn string_columns_give_the_rows_of_their_source() {
     let dir = tempfile::tempdir().unwrap();
-    let source = std::fs::read_to_string(common::data("kaggle-3m-curated5000.csv")).unwrap();
+    let source = std::fs::read_to_string(common::data("graded.csv")).unwrap();
     let text: String = source
         .lines()
         .skip(1)
@@ -69,7 +69,7 @@ fn string_columns_give_the_rows_of_their_source() {
         })
         .collect();
     let want = classify_text(&dir, &text);
-    let path = parquet("kaggle-3m-first2000.snappy.parquet");
+    let path = parquet("graded-first2000.snappy.parquet");
     assert_eq!(classify(&path), want);
     let out = run(&["classify", &path, "-o", "/dev/null"]);
     let summary = String::from_utf8_lossy(&out.stderr);
@@ -98,7 +98,7 @@ fn string_columns_give_the_rows_of_their_source() {
 fn list_and_binary_columns_and_malformed_rows() {
     let dir = tempfile::tempdir().unwrap();
     // The file's rows 10, 20 and 30 (from 0) are a null, an empty list and 80 cells.
-    let source = std::fs::read_to_string(common::data("kaggle-1m-first10k.csv")).unwrap();
+    let source = std::fs::read_to_string(common::data("quizzes.csv")).unwrap();
     let text: String = source
         .lines()
         .skip(1)
@@ -114,7 +114,7 @@ fn list_and_binary_columns_and_malformed_rows() {
         })
         .collect();
     let want = classify_text(&dir, &text);
-    let got = classify(&parquet("kaggle-1m-first1000-lists.zstd.parquet"));
+    let got = classify(&parquet("quizzes-first1000-lists.zstd.parquet"));
     assert_eq!(got, want);
     let invalid: Vec<&str> = got
         .iter()
@@ -123,7 +123,7 @@ fn list_and_binary_columns_and_malformed_rows() {
         .collect();
     assert_eq!(invalid, ["11", "21", "31"]);
     // 81-byte binary, no solution column.
-    let source = std::fs::read_to_string(common::data("royle-17-clue.txt")).unwrap();
+    let source = std::fs::read_to_string(common::data("minimal.txt")).unwrap();
     let text: String = source
         .split_whitespace()
         .filter(|t| t.len() == 81)
@@ -132,7 +132,7 @@ fn list_and_binary_columns_and_malformed_rows() {
         .collect();
     let want = classify_text(&dir, &text);
     assert_eq!(
-        classify(&parquet("royle-17-clue-first500-binary.gzip.parquet")),
+        classify(&parquet("minimal-first500-binary.gzip.parquet")),
         want
     );
 }
@@ -140,7 +140,7 @@ fn list_and_binary_columns_and_malformed_rows() {
 #[test]
 fn unreadable_files_and_unusable_columns_fail_naming_the_file() {
     let dir = tempfile::tempdir().unwrap();
-    let path = parquet("kaggle-3m-first2000.snappy.parquet");
+    let path = parquet("graded-first2000.snappy.parquet");
     let bytes = std::fs::read(&path).unwrap();
     let truncated = dir.path().join("truncated.parquet");
     std::fs::write(&truncated, &bytes[..100_000]).unwrap();
@@ -161,7 +161,7 @@ fn unreadable_files_and_unusable_columns_fail_naming_the_file() {
         ),
         (
             vec!["classify", &path, "--column", "nope"],
-            "--column nope: no such column; the file has: puzzle, solution, clues, difficulty",
+            "--column nope: no such column; the file has: puzzle, solution, clues, rating",
         ),
         (
             vec!["classify", &path, "--column", "clues"],
@@ -252,16 +252,16 @@ fn write_pages(path: &std::path::Path, lines: &[&str], group: usize, page: usize
 #[test]
 fn row_groups_and_pages_are_shared_out_and_give_the_rows_in_order() {
     let dir = tempfile::tempdir().unwrap();
-    // Puzzles with their solutions (the easy set's lines) and puzzles without (Royle's),
+    // Puzzles with their solutions (the easy set's lines) and puzzles without (the
+    // minimal ones, repeated),
     // and puzzles alone, each with a malformed row, enough for several pieces of many
     // pages in one row group (8,192 rows a piece at least, 32,768 with solutions).
-    let solved =
-        std::fs::read_to_string(common::data("sudoku-exchange-easy-with-solutions.txt")).unwrap();
-    let royle = std::fs::read_to_string(common::data("royle-17-clue.txt")).unwrap();
-    let mut mixed: Vec<&str> = solved.lines().collect();
-    mixed.extend(royle.lines());
+    let solved = std::fs::read_to_string(common::data("pairs-easy.txt")).unwrap();
+    let minimal = std::fs::read_to_string(common::data("minimal.txt")).unwrap();
+    let mut mixed: Vec<&str> = solved.lines().cycle().take(2_000).collect();
+    mixed.extend(minimal.lines().cycle().take(40_000));
     mixed.insert(700, "12x");
-    let mut alone: Vec<&str> = royle.lines().take(20_000).collect();
+    let mut alone: Vec<&str> = minimal.lines().cycle().take(20_000).collect();
     alone.insert(9000, "12x");
     for (lines, name) in [(mixed, "mixed"), (alone, "alone")] {
         let text = lines.join("\n") + "\n";

@@ -99,7 +99,7 @@ fn kind_of(types: &[(String, Physical)], name: &str) -> Physical {
 fn classify_rows_with_invalid_records_and_reasons() {
     // Records that are invalid for different reasons (quotes and commas in the reason).
     let input = temp("mixed.txt");
-    let mut text = std::fs::read_to_string(common::data("norvig-top95.txt")).unwrap();
+    let mut text = std::fs::read_to_string(common::data("extreme.txt")).unwrap();
     text.push_str(
         "123\n11.......................................................................\n",
     );
@@ -114,7 +114,7 @@ fn classify_rows_with_invalid_records_and_reasons() {
 
 #[test]
 fn grade_with_kept_columns_and_record_numbers() {
-    let input = common::data("kaggle-3m-curated5000.csv");
+    let input = common::data("graded.csv");
     let types = same_rows(
         "grade",
         &[
@@ -133,7 +133,7 @@ fn grade_with_kept_columns_and_record_numbers() {
 
 #[test]
 fn canon_and_generate() {
-    let input = common::data("royle-17-clue.txt");
+    let input = common::data("minimal.txt");
     let types = same_rows("canon", &["canon", input.to_str().unwrap()]);
     assert_eq!(kind_of(&types, "automorphisms"), Physical::INT64);
     let types = same_rows("generate", &["generate", "--count", "40", "--seed", "3"]);
@@ -142,7 +142,7 @@ fn canon_and_generate() {
 
 #[test]
 fn the_format_is_asked_or_taken_from_the_name() {
-    let input = common::data("norvig-top95.txt");
+    let input = common::data("extreme.txt");
     // Asked, to stdout.
     let out = run(&[
         "solve",
@@ -169,7 +169,7 @@ fn the_format_is_asked_or_taken_from_the_name() {
 
 #[test]
 fn a_report_line_is_refused_and_leaves_no_file() {
-    let input = common::data("norvig-top95.txt");
+    let input = common::data("extreme.txt");
     let path = temp("refused.parquet");
     let out = run(&[
         "classify",

@@ -30,10 +30,7 @@ fn run_plot_marks_the_percentiles() {
     let dir = tempfile::tempdir().unwrap();
     let svg = dir.path().join("latency.svg");
     let status = bin()
-        .args([
-            "classify",
-            common::data("royle-17-clue.txt").to_str().unwrap(),
-        ])
+        .args(["classify", common::data("minimal.txt").to_str().unwrap()])
         .args(["-q", "-o", "/dev/null", "--plot"])
         .arg(&svg)
         .status()
@@ -56,7 +53,7 @@ fn bench_plot_has_scaling_and_one_latency_line_per_thread_count() {
     let dir = tempfile::tempdir().unwrap();
     let svg = dir.path().join("bench.svg");
     let status = bin()
-        .args(["bench", common::data("norvig-top95.txt").to_str().unwrap()])
+        .args(["bench", common::data("extreme.txt").to_str().unwrap()])
         .args([
             "--threads",
             "1,2",

@@ -13,7 +13,7 @@ use sudoku_batch::{Classification, Grid, Solver};
 fn solutions() -> &'static Vec<Grid> {
     static S: OnceLock<Vec<Grid>> = OnceLock::new();
     S.get_or_init(|| {
-        common::load("kaggle-3m-curated5000.csv")
+        common::load("graded.csv")
             .into_iter()
             .filter_map(|r| r.expected)
             .collect()
@@ -24,7 +24,7 @@ fn solutions() -> &'static Vec<Grid> {
 fn hard_puzzles() -> &'static Vec<Grid> {
     static S: OnceLock<Vec<Grid>> = OnceLock::new();
     S.get_or_init(|| {
-        common::load("magictour-top1465.txt")
+        common::load("hard.txt")
             .into_iter()
             .map(|r| r.puzzle)
             .collect()
@@ -96,7 +96,7 @@ proptest! {
     /// Relabelling digits and permuting rows/columns of a hard puzzle maps its unique
     /// solution to the transformed puzzle's unique solution.
     #[test]
-    fn symmetries_of_hard_puzzles(which in 0usize..1465, seed in any::<u64>()) {
+    fn symmetries_of_hard_puzzles(which in 0usize..500, seed in any::<u64>()) {
         let puzzle = hard_puzzles()[which % hard_puzzles().len()];
         let symmetry = Symmetry::random(&mut Rng::new(seed));
         let moved = symmetry.apply(&puzzle);
@@ -202,7 +202,7 @@ proptest! {
                 Just("  ".to_string()),
                 "[0-9.]{0,3}",
                 "[a-z0-9. #]{0,4},[0-9.]{79,82}(,[0-9]{0,81})?",
-                Just(format!("x,{},{}", "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........", "1".repeat(81))),
+                Just(format!("x,{},{}", "....318...69....25.........6..3.9...5............827....7...9.4.9..47.1....1....3", "1".repeat(81))),
             ],
             1..20),
         crlf in any::<bool>(),

@@ -155,7 +155,7 @@ fn health_page_and_unknown_paths() {
 #[test]
 fn json_solve_classify_and_grade_answer_every_puzzle_in_order() {
     let server = Server::start(&[]);
-    let mut sent = puzzles("norvig-top95.txt");
+    let mut sent = puzzles("extreme.txt");
     sent.truncate(40);
     sent.insert(3, "12x".into());
     sent.insert(7, format!("11{}", ".".repeat(79)));
@@ -206,9 +206,9 @@ fn json_solve_classify_and_grade_answer_every_puzzle_in_order() {
 fn a_dataset_body_gives_the_clis_rows() {
     let server = Server::start(&[]);
     for (file, content_type) in [
-        ("kaggle-3m-curated5000.csv", "text/csv"),
-        ("sudopedia-cases.tsv", "text/plain"),
-        ("magictour-top1465.txt", "text/plain; charset=utf-8"),
+        ("graded.csv", "text/csv"),
+        ("cases.tsv", "text/plain"),
+        ("hard.txt", "text/plain; charset=utf-8"),
     ] {
         let path = common::data(file);
         let cli = common::stdout_of(&["classify", path.to_str().unwrap(), "--threads", "2"]);
@@ -226,7 +226,7 @@ fn a_dataset_body_gives_the_clis_rows() {
         );
     }
     // NDJSON when asked for.
-    let body = std::fs::read(common::data("norvig-top95.txt")).unwrap();
+    let body = std::fs::read(common::data("extreme.txt")).unwrap();
     let ndjson = answer(
         ureq::post(&server.url("/v1/solve"))
             .set("content-type", "text/plain")
@@ -239,7 +239,7 @@ fn a_dataset_body_gives_the_clis_rows() {
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
-    assert_eq!(rows.len(), 95);
+    assert_eq!(rows.len(), 100);
     assert!(rows.iter().all(|r| r["status"] == "solved"));
     // A dataset the CLI would refuse is refused the same way, before any row.
     let bad = answer(
@@ -250,7 +250,7 @@ fn a_dataset_body_gives_the_clis_rows() {
     assert_eq!(bad.status, 400, "{}", bad.body);
     assert!(bad.json()["error"].as_str().unwrap().contains("nope"));
     // A delimiter by query, as --delimiter: a pipe-separated body gives the CSV's rows.
-    let csv = std::fs::read(common::data("kaggle-3m-curated5000.csv")).unwrap();
+    let csv = std::fs::read(common::data("graded.csv")).unwrap();
     let piped: Vec<u8> = csv
         .iter()
         .map(|&b| if b == b',' { b'|' } else { b })
@@ -263,7 +263,7 @@ fn a_dataset_body_gives_the_clis_rows() {
     assert_eq!(served.status, 200, "{}", served.body);
     let cli = common::stdout_of(&[
         "classify",
-        common::data("kaggle-3m-curated5000.csv").to_str().unwrap(),
+        common::data("graded.csv").to_str().unwrap(),
         "-q",
     ]);
     assert!(served.body.as_bytes() == cli, "piped rows differ");
@@ -593,7 +593,7 @@ fn slow_clients_time_out_and_overload_gets_503() {
     let server = Server::start(&["--timeout", "1", "--max-inflight", "1"]);
     // Holds the only place: a dataset whose body never finishes.
     let mut hold = start_request(&server, "/v1/classify", "text/plain", 1_000_000);
-    let puzzle = puzzles("norvig-top95.txt")[0].clone();
+    let puzzle = puzzles("extreme.txt")[0].clone();
     writeln!(hold, "{puzzle}").unwrap();
     std::thread::sleep(Duration::from_millis(200));
     let busy = post(
@@ -629,7 +629,7 @@ fn slow_clients_time_out_and_overload_gets_503() {
 #[test]
 fn many_clients_at_once_all_get_correct_answers() {
     let server = Server::start(&["--max-inflight", "64"]);
-    let all = puzzles("sudoku-exchange-diabolical.txt");
+    let all = puzzles("hash-rating.txt");
     let url = server.url("/v1/classify");
     let clients: Vec<_> = (0..64)
         .map(|client| {
@@ -714,7 +714,7 @@ fn a_50_mb_dataset_streams_through_in_bounded_memory() {
     let server = Server::start(&["--max-body", "100000000"]);
     let dir = tempfile::tempdir().unwrap();
     let body = dir.path().join("big.txt");
-    let source = std::fs::read(common::data("kaggle-1m-first10k.csv")).unwrap();
+    let source = std::fs::read(common::data("quizzes.csv")).unwrap();
     let lines: Vec<&[u8]> = source
         .split(|&b| b == b'\n')
         .skip(1)
@@ -749,7 +749,7 @@ fn a_50_mb_dataset_streams_through_in_bounded_memory() {
 #[test]
 fn sigterm_lets_requests_in_flight_finish_then_exits_0() {
     let mut server = Server::start(&[]);
-    let puzzle = puzzles("norvig-top95.txt")[1].clone();
+    let puzzle = puzzles("extreme.txt")[1].clone();
     let body = serde_json::json!({ "puzzle": puzzle }).to_string();
     let mut in_flight = start_request(&server, "/v1/classify", "application/json", body.len());
     in_flight.write_all(&body.as_bytes()[..10]).unwrap();
@@ -777,7 +777,7 @@ fn sigterm_lets_requests_in_flight_finish_then_exits_0() {
 #[test]
 fn canon_answers_json_and_datasets_as_the_cli_does() {
     let server = Server::start(&[]);
-    let path = common::data("norvig-top95.txt");
+    let path = common::data("extreme.txt");
     let cli = common::stdout_of(&["canon", path.to_str().unwrap(), "-q"]);
     let served = answer(
         ureq::post(&server.url("/v1/canon"))
@@ -796,7 +796,7 @@ fn canon_answers_json_and_datasets_as_the_cli_does() {
         .skip(1)
         .map(|l| l.split(',').nth(6).unwrap().to_string())
         .collect();
-    let mut sent = puzzles("norvig-top95.txt");
+    let mut sent = puzzles("extreme.txt");
     sent.truncate(10);
     sent.push("12x".into());
     let body = serde_json::json!({ "puzzles": sent }).to_string();
@@ -903,7 +903,7 @@ fn a_trickling_body_loses_its_place_after_the_timeout() {
     assert!(answered.starts_with("HTTP/1.1 408"), "{answered}");
     assert!(started.elapsed() < Duration::from_secs(10));
     // Its place is free while it would still be trickling.
-    let puzzle = puzzles("norvig-top95.txt")[0].clone();
+    let puzzle = puzzles("extreme.txt")[0].clone();
     let body = serde_json::json!({ "puzzle": puzzle }).to_string();
     let deadline = Instant::now() + Duration::from_secs(5);
     loop {
@@ -922,7 +922,7 @@ fn a_trickling_body_loses_its_place_after_the_timeout() {
 #[test]
 fn a_client_that_sends_without_reading_is_cut_off() {
     let server = Server::start(&["--timeout", "1", "--max-body", "100000000"]);
-    let source = std::fs::read(common::data("kaggle-1m-first10k.csv")).unwrap();
+    let source = std::fs::read(common::data("quizzes.csv")).unwrap();
     let mut body = Vec::new();
     while body.len() < 30_000_000 {
         body.extend_from_slice(&source);
@@ -953,7 +953,7 @@ fn work_stops_when_its_request_times_out() {
     assert!(timed_out.json()["error"].is_string());
     // The place comes back once the records being worked on end (each within its
     // budget), long before the rest of the work would have.
-    let puzzle = puzzles("norvig-top95.txt")[0].clone();
+    let puzzle = puzzles("extreme.txt")[0].clone();
     let json = serde_json::json!({ "puzzle": puzzle }).to_string();
     let started = Instant::now();
     loop {
@@ -1000,7 +1000,7 @@ fn sigterm_exits_within_the_drain_timeout_whatever_clients_do() {
 #[test]
 fn a_body_without_a_content_type_is_refused() {
     let server = Server::start(&[]);
-    let puzzle = puzzles("norvig-top95.txt")[0].clone();
+    let puzzle = puzzles("extreme.txt")[0].clone();
     let mut stream = TcpStream::connect(&server.addr).unwrap();
     write!(
         stream,
@@ -1016,7 +1016,7 @@ fn a_body_without_a_content_type_is_refused() {
 #[test]
 fn json_bodies_have_their_own_limit() {
     let server = Server::start(&["--max-json", "10000"]);
-    let sent: Vec<String> = puzzles("magictour-top1465.txt")[..200].to_vec();
+    let sent: Vec<String> = puzzles("hard.txt")[..200].to_vec();
     let body = serde_json::json!({ "puzzles": sent }).to_string();
     let refused = post(&server.url("/v1/classify"), "application/json", &body);
     assert_eq!(refused.status, 413, "{}", refused.body);

@@ -27,21 +27,21 @@ fn run(args: &[&str]) -> Output {
 /// Files with every layout the reader knows, the bundled ones and a few built here.
 fn inputs(dir: &Path) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = [
-        "royle-17-clue.txt",
-        "magictour-top1465.txt",
-        "kaggle-1m-first10k.csv",
-        "kaggle-3m-curated5000.csv",
-        "sudoku-exchange-diabolical.txt",
-        "sudoku-exchange-hard-with-solutions.txt",
-        "norvig-easy50.txt",
-        "sudopedia-cases.tsv",
-        "sudopedia/valid/easy1.txt",
+        "minimal.txt",
+        "hard.txt",
+        "quizzes.csv",
+        "graded.csv",
+        "hash-rating.txt",
+        "pairs-hard.txt",
+        "easy-50.txt",
+        "cases.tsv",
+        "cases/valid/minimal1.txt",
     ]
     .iter()
     .map(|n| common::data(n))
     .collect();
     // CSV whose fields are quoted and hold newlines, CRLF line ends.
-    let quoted: String = common::load("norvig-top95.txt")
+    let quoted: String = common::load("extreme.txt")
         .iter()
         .enumerate()
         .map(|(i, r)| format!("{i},\"note\r\nline two\",\"{}\"\r\n", r.puzzle))
@@ -50,7 +50,7 @@ fn inputs(dir: &Path) -> Vec<PathBuf> {
     std::fs::write(&path, format!("id,note,puzzle\r\n{quoted}")).unwrap();
     files.push(path);
     // Project Euler 96 blocks.
-    let blocks: String = common::load("norvig-easy50.txt")
+    let blocks: String = common::load("easy-50.txt")
         .iter()
         .enumerate()
         .map(|(i, r)| {
@@ -98,7 +98,7 @@ fn report(path: &Path) -> RunReport {
 #[test]
 fn merged_reports_add_up_exactly() {
     let dir = tempfile::tempdir().unwrap();
-    let file = common::data("sudopedia-cases.tsv");
+    let file = common::data("cases.tsv");
     let mixed = dir.path().join("mixed.txt");
     // A file with every status, repeated so that shards have several of each.
     let text = std::fs::read_to_string(&file).unwrap();
@@ -165,7 +165,7 @@ fn merged_reports_add_up_exactly() {
 
 #[test]
 fn report_lines_travel_with_the_rows_and_merge() {
-    let file = common::data("magictour-top1465.txt");
+    let file = common::data("hard.txt");
     let mut parts = Vec::new();
     let dir = tempfile::tempdir().unwrap();
     for i in 1..=3 {
@@ -189,8 +189,8 @@ fn report_lines_travel_with_the_rows_and_merge() {
     let mut args = vec!["merge", "-q"];
     args.extend(parts.iter().map(|p| p.to_str().unwrap()));
     let merged: RunReport = serde_json::from_slice(&run(&args).stdout).unwrap();
-    assert_eq!(merged.records, 1465);
-    assert_eq!(merged.counts.unique, 1465);
+    assert_eq!(merged.records, 500);
+    assert_eq!(merged.counts.unique, 500);
 }
 
 #[test]
@@ -201,7 +201,7 @@ fn stdin_parts_keep_their_line_numbers() {
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
-    let p = "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
+    let p = "....318...69....25.........6..3.9...5............827....7...9.4.9..47.1....1....3";
     child
         .stdin
         .take()
@@ -218,10 +218,7 @@ fn stdin_parts_keep_their_line_numbers() {
 fn bad_shards_are_errors() {
     for shard in ["0/3", "4/3", "1/0", "x/3", "3"] {
         let out = bin()
-            .args([
-                "classify",
-                common::data("norvig-top95.txt").to_str().unwrap(),
-            ])
+            .args(["classify", common::data("extreme.txt").to_str().unwrap()])
             .args(["--shard", shard])
             .output()
             .unwrap();
@@ -242,7 +239,7 @@ fn bad_shards_are_errors() {
 fn slurm_array_script_runs_its_tasks_and_merges() {
     let dir = tempfile::tempdir().unwrap();
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/slurm/classify-array.sh");
-    let input = common::data("kaggle-3m-curated5000.csv");
+    let input = common::data("graded.csv");
     let out = dir.path().join("out");
     let task = |env: &[(&str, &str)]| {
         let status = Command::new("bash")
@@ -269,6 +266,6 @@ fn slurm_array_script_runs_its_tasks_and_merges() {
         "the parts' rows concatenate to a single run's"
     );
     let merged = report(&out.join("report.json"));
-    assert_eq!((merged.records, merged.counts.unique), (5000, 5000));
+    assert_eq!((merged.records, merged.counts.unique), (2000, 2000));
     assert!(out.join("latency.hgrm").exists());
 }

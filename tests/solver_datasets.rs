@@ -3,12 +3,15 @@
 
 mod common;
 
-use common::{load, reference_count};
+use std::path::Path;
+
+use common::{load_path, reference_count};
 use sudoku_batch::{Classification, Grid, Outcome, Solver};
 
 /// Solves and classifies every record, checking solutions; returns the classes.
-fn check_file(name: &str) -> Vec<Classification> {
-    let records = load(name);
+fn check_file(path: &Path) -> Vec<Classification> {
+    let name = path.display();
+    let records = load_path(path);
     assert!(!records.is_empty(), "{name}: no records");
     let mut solver = Solver::new();
     let mut classes = Vec::with_capacity(records.len());
@@ -45,8 +48,9 @@ fn check_file(name: &str) -> Vec<Classification> {
     classes
 }
 
-fn assert_all_unique(name: &str, expected_records: usize) {
-    let classes = check_file(name);
+fn assert_all_unique(path: &Path, expected_records: usize) {
+    let name = path.display();
+    let classes = check_file(path);
     assert_eq!(classes.len(), expected_records, "{name}: record count");
     for (i, c) in classes.iter().enumerate() {
         assert!(
@@ -57,56 +61,69 @@ fn assert_all_unique(name: &str, expected_records: usize) {
 }
 
 #[test]
-fn royle_17_clue_all_unique() {
-    assert_all_unique("royle-17-clue.txt", 49_158);
-}
-
-#[test]
-fn magictour_top1465_all_unique() {
-    assert_all_unique("magictour-top1465.txt", 1_465);
-}
-
-#[test]
-fn kaggle_files_unique_and_match_their_solutions() {
-    assert_all_unique("kaggle-1m-first10k.csv", 10_000);
-    assert_all_unique("kaggle-3m-curated5000.csv", 5_000);
-}
-
-#[test]
-fn sudoku_exchange_files() {
-    assert_all_unique("sudoku-exchange-diabolical.txt", 39_719);
-    assert_all_unique("sudoku-exchange-easy-with-solutions.txt", 500);
-    assert_all_unique("sudoku-exchange-hard-with-solutions.txt", 500);
-}
-
-#[test]
-fn norvig_files() {
-    assert_all_unique("norvig-easy50.txt", 50);
-    assert_all_unique("norvig-top95.txt", 95);
-}
-
-/// Every record of the multi-solution benchmark has two or more solutions, each one
-/// found valid; one in 50 is counted to two by the independent reference as well.
-#[test]
-fn multi_solution_benchmark_all_multiple() {
-    let name = "multi-solution-20k.txt";
-    let classes = check_file(name);
-    assert_eq!(classes.len(), 20_000, "{name}: record count");
-    for (i, c) in classes.iter().enumerate() {
-        assert!(
-            matches!(c, Classification::Multiple(_)),
-            "{name}: record {i} is {c:?}"
-        );
-    }
-    for r in load(name).iter().step_by(50) {
-        assert_eq!(reference_count(&r.puzzle, 2), 2, "{name}:{}", r.line);
+fn bundled_sets_all_unique() {
+    for (name, records) in [
+        ("minimal.txt", 5_000),
+        ("hard.txt", 500),
+        ("extreme.txt", 100),
+        ("quizzes.csv", 2_000),
+        ("graded.csv", 2_000),
+        ("hash-rating.txt", 2_000),
+        ("pairs-easy.txt", 500),
+        ("pairs-hard.txt", 500),
+        ("easy-50.txt", 50),
+        ("sample-10k.csv", 10_000),
+    ] {
+        assert_all_unique(&common::data(name), records);
     }
 }
 
-/// The Sudopedia cases: recorded class and exact solution counts.
+/// The public sets (`../shared/data`): every record unique, solutions equal to the
+/// files' own.
 #[test]
-fn sudopedia_cases_classes_and_counts() {
-    let text = std::fs::read_to_string(common::data("sudopedia-cases.tsv")).unwrap();
+fn public_sets_all_unique() {
+    for &(name, records) in common::PUBLIC_UNIQUE_DATASETS {
+        if let Some(path) = common::public(name) {
+            assert_all_unique(&path, records);
+        }
+    }
+}
+
+/// Every record of a set of puzzles with several solutions (the bundled one, and the
+/// public benchmark where present) has two or more, each one found valid; one in 50 is
+/// counted to two by the independent reference as well.
+#[test]
+fn multi_solution_sets_all_multiple() {
+    let mut sets = vec![(common::data("multiple.txt"), 3_000)];
+    sets.extend(common::public("multi-solution-20k.txt").map(|p| (p, 20_000)));
+    for (path, records) in sets {
+        let name = path.display();
+        let classes = check_file(&path);
+        assert_eq!(classes.len(), records, "{name}: record count");
+        for (i, c) in classes.iter().enumerate() {
+            assert!(
+                matches!(c, Classification::Multiple(_)),
+                "{name}: record {i} is {c:?}"
+            );
+        }
+        for r in load_path(&path).iter().step_by(50) {
+            assert_eq!(reference_count(&r.puzzle, 2), 2, "{name}:{}", r.line);
+        }
+    }
+}
+
+/// The edge cases (bundled), and Sudopedia's where present: recorded class and exact
+/// solution counts.
+#[test]
+fn edge_cases_classes_and_counts() {
+    check_cases(&common::data("cases.tsv"), 21);
+    if let Some(path) = common::public("sudopedia-cases.tsv") {
+        check_cases(&path, 34);
+    }
+}
+
+fn check_cases(path: &Path, cases: usize) {
+    let text = std::fs::read_to_string(path).unwrap();
     let mut solver = Solver::new();
     let mut seen = 0;
     for line in text
@@ -152,5 +169,5 @@ fn sudopedia_cases_classes_and_counts() {
         }
         seen += 1;
     }
-    assert_eq!(seen, 34);
+    assert_eq!(seen, cases);
 }

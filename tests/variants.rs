@@ -86,11 +86,7 @@ fn every_bundled_variant_puzzle_is_unique_and_solved_correctly() {
 #[test]
 fn classic_9x9_through_the_variant_engine_gives_the_band_solvers_rows() {
     // `--symbols 123456789` forces every record through the variant engine.
-    for name in [
-        "magictour-top1465.txt",
-        "kaggle-3m-curated5000.csv",
-        "sudopedia-cases.tsv",
-    ] {
+    for name in ["hard.txt", "graded.csv", "cases.tsv"] {
         let path = common::data(name);
         let path = path.to_str().unwrap();
         let band = common::stdout_of(&["classify", path, "-q"]);
@@ -254,14 +250,14 @@ fn bad_boards_are_invalid_rows_with_reasons() {
     // --size 16 on a 9x9 file: every record invalid, naming the sizes.
     let (code, out, _) = run(&[
         "classify",
-        common::data("norvig-top95.txt").to_str().unwrap(),
+        common::data("extreme.txt").to_str().unwrap(),
         "--size",
         "16",
         "-q",
     ]);
     assert_eq!(code, Some(0));
     let rows = rows_of(out.as_bytes());
-    assert_eq!(rows.len(), 95);
+    assert_eq!(rows.len(), 100);
     assert!(rows
         .iter()
         .all(|r| &r[3] == "invalid" && &r[4] == "81 cells, but size 16 needs 256"));

@@ -60,11 +60,7 @@ fn allocations(f: impl FnOnce()) -> u64 {
 
 fn puzzles() -> Vec<Grid> {
     let mut all = Vec::new();
-    for name in [
-        "royle-17-clue.txt",
-        "magictour-top1465.txt",
-        "kaggle-3m-curated5000.csv",
-    ] {
+    for name in ["minimal.txt", "hard.txt", "graded.csv", "sample-10k.csv"] {
         all.extend(common::load(name).into_iter().map(|r| r.puzzle).take(5000));
     }
     all.truncate(10_000);
@@ -99,7 +95,7 @@ fn solver_loop_allocates_nothing() {
 /// fixed few per chunk however many records it holds (the quoted case is checked too).
 #[test]
 fn pipeline_chunk_path_allocates_nothing_per_record() {
-    let quoted: Vec<u8> = std::fs::read_to_string(common::data("kaggle-1m-first10k.csv"))
+    let quoted: Vec<u8> = String::from_utf8(quizzes_x3())
         .unwrap()
         .lines()
         .enumerate()
@@ -114,16 +110,12 @@ fn pipeline_chunk_path_allocates_nothing_per_record() {
         .into_bytes();
     let inputs = [
         (
-            "royle-17-clue.txt",
-            std::fs::read(common::data("royle-17-clue.txt")).unwrap(),
+            "minimal.txt",
+            std::fs::read(common::data("minimal.txt")).unwrap(),
             0,
         ),
-        (
-            "kaggle-1m-first10k.csv",
-            std::fs::read(common::data("kaggle-1m-first10k.csv")).unwrap(),
-            0,
-        ),
-        ("kaggle quoted", quoted, 12),
+        ("quizzes.csv", quizzes_x3(), 0),
+        ("quizzes quoted", quoted, 12),
     ];
     for (name, bytes, per_chunk_max) in &inputs {
         let solved = chunk_costs(&Solve::new(), bytes, |t| t.counts.solved);
@@ -168,12 +160,24 @@ fn pipeline_chunk_path_allocates_nothing_per_record() {
     }
 }
 
+/// The 2,000 records of `quizzes.csv` (30 givens each, quick to rate) three times over,
+/// under its header: enough for chunks of 5,000.
+fn quizzes_x3() -> Vec<u8> {
+    let source = std::fs::read_to_string(common::data("quizzes.csv")).unwrap();
+    let mut plain = source.lines().next().unwrap().to_string() + "\n";
+    for line in source.lines().skip(1).cycle().take(6_000) {
+        plain.push_str(line);
+        plain.push('\n');
+    }
+    plain.into_bytes()
+}
+
 /// Rows that join back to the input (`--keep-columns`, `--record-index`,
 /// `--puzzle-as-read`) allocate nothing per record either: the fields are written
 /// from the record as found, the record numbers' slots go into a reused list.
 #[test]
 fn rows_that_join_back_allocate_nothing_per_record() {
-    let plain = std::fs::read(common::data("kaggle-1m-first10k.csv")).unwrap();
+    let plain = quizzes_x3();
     let quoted: Vec<u8> = String::from_utf8(plain.clone())
         .unwrap()
         .lines()
@@ -184,7 +188,7 @@ fn rows_that_join_back_allocate_nothing_per_record() {
         })
         .collect::<String>()
         .into_bytes();
-    let lines = std::fs::read(common::data("royle-17-clue.txt")).unwrap();
+    let lines = std::fs::read(common::data("minimal.txt")).unwrap();
     for (name, bytes, per_chunk_max) in [
         ("plain", &plain, 0),
         ("quoted", &quoted, 12),
@@ -649,7 +653,7 @@ fn undecided_records_allocate_nothing() {
 
 /// `n` records: Norvig's top95 over and over (94 classes).
 fn top95_repeated(n: usize) -> Vec<u8> {
-    let source = std::fs::read_to_string(common::data("norvig-top95.txt")).unwrap();
+    let source = std::fs::read_to_string(common::data("extreme.txt")).unwrap();
     let lines: Vec<&str> = source.lines().collect();
     (0..n)
         .map(|i| format!("{}\n", lines[i % lines.len()]))
@@ -691,7 +695,7 @@ fn dedupe_allocates_nothing_per_record() {
                     Some(&mut rows),
                 )
                 .unwrap();
-                assert_eq!(r.classes, 94);
+                assert_eq!(r.classes, 100);
             })
         })
     };
@@ -722,7 +726,7 @@ fn split_allocates_nothing_per_record() {
         pool.install(|| {
             allocations(|| {
                 let r = split(&mut train, &mut test);
-                assert_eq!(r.classes, 94);
+                assert_eq!(r.classes, 100);
             })
         })
     };
@@ -811,8 +815,8 @@ fn rating_allocates_nothing_per_puzzle() {
             .map(|l| Grid::parse(&l.as_bytes()[..81]).unwrap())
             .collect::<Vec<_>>()
     };
-    let mut puzzles = read("se-reference-diabolical-600.txt", 120);
-    puzzles.extend(read("se-reference-hard-300.txt", 30));
+    let mut puzzles = read("se-reference-expert.txt", 120);
+    puzzles.extend(read("se-reference-extreme.txt", 30));
     let mut rater = sudoku_batch::explainer::Rater::new();
     let n = allocations(|| {
         for p in &puzzles {

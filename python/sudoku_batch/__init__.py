@@ -1,7 +1,7 @@
 """Solve and classify Sudoku puzzles at native speed.
 
     >>> import sudoku_batch
-    >>> r = sudoku_batch.classify(["4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........"])
+    >>> r = sudoku_batch.classify(["....318...69....25.........6..3.9...5............827....7...9.4.9..47.1....1....3"])
     >>> r["status"][0]
     'unique'
 

@@ -21,8 +21,8 @@ def cli_rows(name):
     return list(csv.DictReader(io.StringIO(out)))
 
 
-@pytest.mark.parametrize("name", ["magictour-top1465.txt", "kaggle-3m-curated5000.csv",
-                                  "sudopedia-cases.tsv", "royle-17-clue.txt"])
+@pytest.mark.parametrize("name", ["hard.txt", "graded.csv",
+                                  "cases.tsv", "minimal.txt"])
 def test_list_of_str_matches_the_cli(name):
     rows = cli_rows(name)
     puzzles = [r["puzzle"] for r in rows]
@@ -35,7 +35,7 @@ def test_list_of_str_matches_the_cli(name):
 
 
 def test_every_input_type_gives_the_same_answers():
-    rows = cli_rows("kaggle-3m-curated5000.csv")
+    rows = cli_rows("graded.csv")
     puzzles = [r["puzzle"] for r in rows]
     want = sudoku_batch.classify(puzzles)
     as_bytes = np.array([p.encode() for p in puzzles], dtype="S81")
@@ -79,13 +79,13 @@ def test_wrong_arguments_raise():
 
 
 def test_classify_file_reports_like_the_cli(tmp_path):
-    report = sudoku_batch.classify_file(ROOT / "data" / "sudopedia-cases.tsv", threads=2,
+    report = sudoku_batch.classify_file(ROOT / "data" / "cases.tsv", threads=2,
                                         output=str(tmp_path / "rows.csv"))
-    assert report["records"] == 34
-    assert report["counts"] == {"unique": 21, "multiple": 6, "solved": 0, "unsolvable": 4,
+    assert report["records"] == 21
+    assert report["counts"] == {"unique": 9, "multiple": 7, "solved": 0, "unsolvable": 2,
                                 "invalid": 3, "undecided": 0}
     rows = (tmp_path / "rows.csv").read_text().splitlines()
-    assert len(rows) == 35
+    assert len(rows) == 22
 
 
 def test_classify_file_takes_variant_boards(tmp_path):
@@ -102,7 +102,7 @@ def test_classify_file_takes_variant_boards(tmp_path):
     report = sudoku_batch.classify_file(ROOT / "data" / "variants" / "solo-16x16.txt")
     assert report["counts"]["unique"] == 200
     with pytest.raises(ValueError, match="windoku"):
-        sudoku_batch.classify_file(ROOT / "data" / "norvig-top95.txt", size=16,
+        sudoku_batch.classify_file(ROOT / "data" / "extreme.txt", size=16,
                                    variant="windoku")
 
 
@@ -117,12 +117,12 @@ def test_numbers_for_puzzles_raise_with_the_fix():
     with pytest.raises(TypeError, match="dtype=str"):
         sudoku_batch.classify(pd.Series([43002090, 400]))
     # Read as text, the same file classifies.
-    frame = pd.read_csv(ROOT / "data" / "kaggle-1m-first10k.csv", dtype=str, nrows=100)
+    frame = pd.read_csv(ROOT / "data" / "quizzes.csv", dtype=str, nrows=100)
     assert list(sudoku_batch.classify(frame["quizzes"])["status"]) == ["unique"] * 100
 
 
 def test_classify_file_takes_column_and_delimiter(tmp_path):
-    lines = (ROOT / "data" / "kaggle-3m-curated5000.csv").read_text().splitlines()[:101]
+    lines = (ROOT / "data" / "graded.csv").read_text().splitlines()[:101]
     tsv = tmp_path / "k.tsv"
     tsv.write_text("\n".join(line.replace(",", "\t") for line in lines) + "\n")
     report = sudoku_batch.classify_file(tsv)
@@ -146,9 +146,9 @@ def techniques_text(uses):
 
 
 @pytest.mark.parametrize("name,rating,budget", [
-    ("sudopedia-cases.tsv", "sukaku", None),
-    ("norvig-top95.txt", "bank", None),
-    ("norvig-top95.txt", "se121", 20000),
+    ("cases.tsv", "sukaku", None),
+    ("extreme.txt", "bank", None),
+    ("extreme.txt", "se121", 20000),
 ])
 def test_grade_matches_the_cli(name, rating, budget):
     args = ["--rating", rating] + (["--rating-budget", str(budget)] if budget else [])
@@ -197,7 +197,7 @@ def cli_canon(path):
     return list(csv.DictReader(io.StringIO(out)))
 
 
-@pytest.mark.parametrize("name", ["norvig-top95.txt", "royle-17-clue.txt"])
+@pytest.mark.parametrize("name", ["extreme.txt", "minimal.txt"])
 def test_canonical_matches_the_cli_for_every_input_type(name):
     rows = cli_canon(ROOT / "data" / name)[:2000]
     puzzles = [r["puzzle"] for r in rows]
@@ -220,7 +220,7 @@ def test_canonical_of_malformed_puzzles_is_empty():
 
 def test_dedupe_gives_the_first_of_each_class_as_the_cli_keeps_it(tmp_path):
     corpus = tmp_path / "corpus.txt"
-    subprocess.run([str(BINARY), "corpus", "--from", str(ROOT / "data" / "norvig-top95.txt"),
+    subprocess.run([str(BINARY), "corpus", "--from", str(ROOT / "data" / "extreme.txt"),
                     "--count", "1500", "--seed", "4", "-o", str(corpus)], check=True)
     kept = tmp_path / "kept.txt"
     subprocess.run([str(BINARY), "dedupe", str(corpus), "-o", str(kept), "-q"], check=True)
@@ -228,7 +228,7 @@ def test_dedupe_gives_the_first_of_each_class_as_the_cli_keeps_it(tmp_path):
     firsts = sudoku_batch.dedupe(puzzles, threads=2)
     assert firsts.dtype == np.int64
     assert [puzzles[i] for i in firsts] == kept.read_text().splitlines()
-    assert len(firsts) == 94
+    assert len(firsts) == 100
     as_bytes = np.array([p.encode() for p in puzzles], dtype="S81")
     assert (sudoku_batch.dedupe(as_bytes) == firsts).all()
     # By text: every relabelled copy is new, the exact repeats are not.
@@ -244,19 +244,19 @@ def test_generate_fails_on_a_target_out_of_reach():
 
 
 def test_threads_are_capped_and_paths_typed_as_the_cli_does():
-    puzzle = ["4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........"]
+    puzzle = ["....318...69....25.........6..3.9...5............827....7...9.4.9..47.1....1....3"]
     for bad in (0, 1025, 5000, 100000):
         with pytest.raises(ValueError, match="1 to 1024"):
             sudoku_batch.classify(puzzle, threads=bad)
         with pytest.raises(ValueError, match="1 to 1024"):
-            sudoku_batch.classify_file(ROOT / "data" / "norvig-top95.txt", threads=bad)
+            sudoku_batch.classify_file(ROOT / "data" / "extreme.txt", threads=bad)
     with pytest.raises(TypeError):
         sudoku_batch.classify_file(None)
     assert sudoku_batch.classify(puzzle, threads=1024)["status"][0] == "unique"
 
 
 def test_grade_takes_the_arrays_classify_takes():
-    rows = cli_rows("norvig-top95.txt")[:20]
+    rows = cli_rows("extreme.txt")[:20]
     puzzles = [r["puzzle"] for r in rows]
     want = sudoku_batch.grade(puzzles)
     cells = np.array([[0 if c == "." else int(c) for c in p] for p in puzzles], dtype=np.uint8)
@@ -309,7 +309,7 @@ def test_board_rules_are_checked_and_refusals_named():
 def test_arrow_columns_are_read_in_place_whatever_their_layout():
     import pandas as pd
     import pyarrow as pa
-    rows = cli_rows("magictour-top1465.txt")[:300]
+    rows = cli_rows("hard.txt")[:300]
     puzzles = [r["puzzle"] for r in rows]
     want = sudoku_batch.classify(puzzles)
     # A slice (non-zero offset), nulls (read as "", so invalid), large_string, binary,
@@ -347,7 +347,7 @@ def test_arrow_columns_are_read_in_place_whatever_their_layout():
 
 def test_results_are_as_wide_as_the_largest_solution_and_writable():
     board = cli_board_rows("classify", "variants/solo-16x16.txt")[0]["puzzle"]
-    classic = cli_rows("magictour-top1465.txt")[0]["puzzle"]
+    classic = cli_rows("hard.txt")[0]["puzzle"]
     # A 256-byte text that is no board widens nothing; a 16x16 board widens to S256.
     assert sudoku_batch.classify([classic, "x" * 256])["solution"].dtype == np.dtype("S81")
     mixed = sudoku_batch.classify([classic, board, "x" * 625])

@@ -276,7 +276,7 @@ mod tests {
 
     #[test]
     fn a_disagreement_is_counted_listed_and_exits_3() {
-        let run = planted_run("data/norvig-top95.txt");
+        let run = planted_run("data/extreme.txt");
         let (code, report, written) = &run.faulty;
         assert_eq!(*code, ExitCode::from(EXIT_DISAGREE));
         assert_eq!(report.disagree, Some(run.lines.len() as u64));

@@ -29,13 +29,13 @@ pub use serve::ServeArgs;
 #[derive(Debug, Parser)]
 #[command(name = "sudoku-batch", version, arg_required_else_help = true)]
 #[command(after_help = "Examples:\n  \
-    sudoku-batch solve data/norvig-top95.txt -o solutions.csv\n  \
-    sudoku-batch classify data/kaggle-3m-curated5000.csv --require-unique --report r.json\n  \
-    cat data/norvig-top95.txt | sudoku-batch classify - --threads 2 | head\n  \
-    sudoku-batch bench data/magictour-top1465.txt --mode count --threads 1,2\n  \
-    sudoku-batch grade data/sudoku-exchange-hard-with-solutions.txt -o graded.csv\n  \
+    sudoku-batch solve data/extreme.txt -o solutions.csv\n  \
+    sudoku-batch classify data/graded.csv --require-unique --report r.json\n  \
+    cat data/extreme.txt | sudoku-batch classify - --threads 2 | head\n  \
+    sudoku-batch bench data/hard.txt --mode count --threads 1,2\n  \
+    sudoku-batch grade data/pairs-hard.txt -o graded.csv\n  \
     sudoku-batch generate --count 1000 --symmetry rot180 --seed 7 -o new.csv\n  \
-    sudoku-batch corpus data/royle-17-clue.txt --count 1000000 --seed 1 -o big.txt")]
+    sudoku-batch corpus data/minimal.txt --count 1000000 --seed 1 -o big.txt")]
 pub struct Cli {
     /// What to do.
     #[command(subcommand)]
@@ -47,7 +47,7 @@ pub struct Cli {
 pub enum Command {
     /// Write the first solution of every record (status `solved`, `unsolvable` or `invalid`).
     #[command(after_help = "Examples:\n  \
-        sudoku-batch solve data/norvig-top95.txt -o solutions.csv\n  \
+        sudoku-batch solve data/extreme.txt -o solutions.csv\n  \
         sudoku-batch solve data/variants/solo-16x16.txt --output-format grid\n\n\
         Exit status: 0 on success, 2 on bad input, options or output (one line on stderr), \
         130, 143 or 129 when stopped by SIGINT, SIGTERM or SIGHUP.")]
@@ -55,8 +55,8 @@ pub enum Command {
     /// Count solutions up to two per record (status `unique`, `multiple`, `unsolvable`,
     /// `invalid`).
     #[command(after_help = "Examples:\n  \
-        sudoku-batch classify data/kaggle-3m-curated5000.csv -o classified.csv\n  \
-        sudoku-batch classify data/sudopedia-cases.tsv --require-unique -o /dev/null\n  \
+        sudoku-batch classify data/graded.csv -o classified.csv\n  \
+        sudoku-batch classify data/cases.tsv --require-unique -o /dev/null\n  \
         sudoku-batch classify data/variants/solo-16x16.txt --cross-check\n\n\
         Exit status: 0 on success, 1 with --require-unique when a record is not unique, \
         3 with --cross-check when the engines disagree on a record, 2 on bad input, \
@@ -70,7 +70,7 @@ pub enum Command {
     Merge(MergeArgs),
     /// Draw a few records as grids: givens, solution, status and grade.
     #[command(after_help = "Examples:\n  \
-        sudoku-batch show data/magictour-top1465.txt --line 4 --line 5\n\n\
+        sudoku-batch show data/hard.txt --line 4 --line 5\n\n\
         Exit status: 0 on success, 2 on bad input or a --line where no record starts.")]
     Show(ShowArgs),
     /// Make new unique puzzles: random full grids, givens dug out while the puzzle stays
@@ -85,7 +85,7 @@ pub enum Command {
     /// Rate every unique record as a person would solve it (columns `difficulty`,
     /// `rating` on Sukaku Explainer's scale, `techniques` after the usual six).
     #[command(after_help = "Examples:\n  \
-        sudoku-batch grade data/sudoku-exchange-hard-with-solutions.txt -o graded.csv\n  \
+        sudoku-batch grade data/pairs-hard.txt -o graded.csv\n  \
         sudoku-batch grade data/variants/wpf-gp-diagonal.txt --variant diagonal\n\n\
         Exit status: 0 on success, 2 on bad input, options or output (one line on stderr), \
         130, 143 or 129 when stopped by SIGINT, SIGTERM or SIGHUP.")]
@@ -96,7 +96,7 @@ pub enum Command {
     #[command(mut_arg("size", |a| a.hide(true)), mut_arg("variant", |a| a.hide(true)),
               mut_arg("symbols", |a| a.hide(true)))]
     #[command(after_help = "Examples:\n  \
-        sudoku-batch minimize data/norvig-easy50.txt --output-format lines\n\n\
+        sudoku-batch minimize data/easy-50.txt --output-format lines\n\n\
         Exit status: 0 on success, 2 on bad input, options or output (one line on stderr), \
         130, 143 or 129 when stopped by SIGINT, SIGTERM or SIGHUP.")]
     Minimize(RunArgs),
@@ -105,8 +105,8 @@ pub enum Command {
     /// puzzles, under any relabelling, band, row, stack or column shuffle or
     /// transposition, share one form.
     #[command(after_help = "Examples:\n  \
-        sudoku-batch canon data/norvig-top95.txt -o canon.csv\n  \
-        sudoku-batch canon data/royle-17-clue.txt --output-format lines --threads 2\n\n\
+        sudoku-batch canon data/extreme.txt -o canon.csv\n  \
+        sudoku-batch canon data/minimal.txt --output-format lines --threads 2\n\n\
         Exit status: 0 on success, 2 on bad input, options or output.")]
     #[command(mut_arg("size", |a| a.hide(true)), mut_arg("variant", |a| a.hide(true)),
               mut_arg("symbols", |a| a.hide(true)))]
@@ -114,21 +114,21 @@ pub enum Command {
     /// Write the first record of each class of equivalent puzzles (or of identical
     /// texts, `--by text`), in input order, with the input's own bytes.
     #[command(after_help = "Examples:\n  \
-        sudoku-batch dedupe data/norvig-top95.txt -o unique.txt --rows dups.csv\n  \
-        sudoku-batch dedupe data/norvig-easy50.txt --by text --report r.json\n\n\
+        sudoku-batch dedupe data/extreme.txt -o unique.txt --rows dups.csv\n  \
+        sudoku-batch dedupe data/easy-50.txt --by text --report r.json\n\n\
         Exit status: 0 on success, 2 on bad input, options or output.")]
     Dedupe(DedupeArgs),
     /// For every TEST record, the first equivalent record in TRAIN (leakage between
     /// dataset splits), and repeats inside TEST.
     #[command(after_help = "Examples:\n  \
-        sudoku-batch overlap data/magictour-top1465.txt data/norvig-top95.txt -o leaks.csv\n\n\
+        sudoku-batch overlap data/hard.txt data/extreme.txt -o leaks.csv\n\n\
         Exit status: 0 on success, 1 with --require-disjoint when a test record leaks, \
         2 on bad input, options or output.")]
     Overlap(OverlapArgs),
     /// Cut a dataset into training and test files with every class of equivalent puzzles
     /// wholly on one side (leak-free by construction), reproducibly from the seed.
     #[command(after_help = "Examples:\n  \
-        sudoku-batch split data/magictour-top1465.txt --test 0.1 --seed 7 \
+        sudoku-batch split data/hard.txt --test 0.1 --seed 7 \
         --train-out train.txt --test-out test.txt\n\n\
         The test side gets whole classes, in an order drawn from the seed and the classes' \
         canonical forms, until it holds the asked share of records (so it overshoots by less \
@@ -137,8 +137,8 @@ pub enum Command {
     Split(SplitArgs),
     /// Time repeated passes of the solver over the records, for each thread count.
     #[command(after_help = "Examples:\n  \
-        sudoku-batch bench data/magictour-top1465.txt --mode count --threads 1,2\n  \
-        sudoku-batch bench data/royle-17-clue.txt --engine dlx --report bench.json -q\n\n\
+        sudoku-batch bench data/hard.txt --mode count --threads 1,2\n  \
+        sudoku-batch bench data/minimal.txt --engine dlx --report bench.json -q\n\n\
         The spread is given as hyperfine gives it: mean ± σ and min … max over the timed \
         rounds, per thread count.\n\n\
         Exit status: 0 on success, 2 on bad input, options or output, or no valid puzzle \
@@ -146,7 +146,7 @@ pub enum Command {
     Bench(BenchArgs),
     /// Build a large corpus by validity-preserving random transforms of real puzzles.
     #[command(after_help = "Examples:\n  \
-        sudoku-batch corpus data/royle-17-clue.txt --count 1000000 --seed 1 -o big.txt\n\n\
+        sudoku-batch corpus data/minimal.txt --count 1000000 --seed 1 -o big.txt\n\n\
         Exit status: 0 on success, 2 on bad input, options or output.")]
     Corpus(CorpusArgs),
     /// Serve solve, classify, grade, validate and generate over HTTP (JSON for single

@@ -776,7 +776,7 @@ mod tests {
     #[test]
     fn sets_and_fish_match_a_plain_scan_along_rating_paths() {
         let mut found = [0; 4];
-        let boards = on_rating_paths("se-reference-diabolical-600.txt", 40, |puzzle, b| {
+        let boards = on_rating_paths("se-reference-expert.txt", 40, |puzzle, b| {
             for k in 2..=4 {
                 let hidden = outcome(plain_hidden_set(b, k, false));
                 let naked = outcome(plain_naked_set(b, k));
@@ -817,7 +817,7 @@ mod tests {
         least: usize,
     ) {
         let mut found = 0;
-        let boards = on_rating_paths("se-reference-diabolical-600.txt", take, |puzzle, b| {
+        let boards = on_rating_paths("se-reference-expert.txt", take, |puzzle, b| {
             for flag in [false, true] {
                 let expected = outcome(plain(b, flag));
                 found += usize::from(expected.is_some());

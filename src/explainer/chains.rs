@@ -737,7 +737,7 @@ mod tests {
         // from every candidate at every step of ten hard references' rating paths.
         let mut chains = Chains::new();
         let (mut searched, mut chained, mut stopped) = (0, 0, 0);
-        on_rating_paths("se-reference-hard-300.txt", 10, |puzzle, b| {
+        on_rating_paths("se-reference-extreme.txt", 10, |puzzle, b| {
             chains.holders = b.holders();
             chains.next_pass();
             for cell in (0..81).filter(|&c| b.cands[c].count_ones() >= 2) {
@@ -794,7 +794,7 @@ mod tests {
         let mut kept = Chains::new();
         let mut fresh = Chains::new();
         let mut found = 0;
-        let boards = on_rating_paths("se-reference-hard-300.txt", 12, |puzzle, b| {
+        let boards = on_rating_paths("se-reference-extreme.txt", 12, |puzzle, b| {
             fresh.x_made_for = [None; 9];
             let expected = outcome(fresh.best(b));
             found += usize::from(expected.is_some());
@@ -820,7 +820,7 @@ mod tests {
         let mut every = Chains::new();
         every.screening = false;
         let (mut xy, mut y) = (0, 0);
-        let boards = on_rating_paths("se-reference-hard-300.txt", 30, |puzzle, b| {
+        let boards = on_rating_paths("se-reference-extreme.txt", 30, |puzzle, b| {
             let expected = outcome(every.best(b));
             xy +=
                 usize::from(expected.is_some_and(|o| {

@@ -204,7 +204,7 @@ mod tests {
     #[test]
     fn aligned_pairs_match_a_plain_scan_along_rating_paths() {
         let mut found = 0;
-        let boards = on_rating_paths("se-reference-diabolical-600.txt", 60, |puzzle, b| {
+        let boards = on_rating_paths("se-reference-expert.txt", 60, |puzzle, b| {
             let expected = outcome(plain_aligned_pair(b));
             found += usize::from(expected.is_some());
             assert_eq!(outcome(aligned_pair(b)), expected, "{puzzle}");

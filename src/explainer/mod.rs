@@ -469,8 +469,8 @@ mod tests {
         let mut kept = Rater::new();
         let (mut boards, mut skipped) = (0, 0);
         for (name, take) in [
-            ("se-reference-diabolical-600.txt", 40),
-            ("se-reference-hard-300.txt", 10),
+            ("se-reference-expert.txt", 40),
+            ("se-reference-extreme.txt", 10),
         ] {
             boards += on_rating_paths(name, take, |puzzle, b| {
                 kept.chains.work = 0;

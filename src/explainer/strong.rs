@@ -818,7 +818,7 @@ mod tests {
         let mut every = StrongLinks::new();
         every.screening = false;
         let mut found = [0; 3];
-        on_rating_paths("se-reference-diabolical-600.txt", 60, |puzzle, b| {
+        on_rating_paths("se-reference-expert.txt", 60, |puzzle, b| {
             for bank in [false, true] {
                 for n in 2..=4 {
                     let expected = every.best(b, n, bank);
@@ -845,7 +845,7 @@ mod tests {
         let mut apart = [StrongLinks::new(), StrongLinks::new()];
         let mut kept = StrongLinks::new();
         let mut found = 0;
-        let boards = on_rating_paths("se-reference-diabolical-600.txt", 40, |puzzle, b| {
+        let boards = on_rating_paths("se-reference-expert.txt", 40, |puzzle, b| {
             for bank in [false, true] {
                 for n in 2..=4 {
                     let fresh = StrongLinks::new().best(b, n, bank);

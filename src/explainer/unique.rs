@@ -471,7 +471,7 @@ mod tests {
         // Paths that leave out the lower cells holding the pair alone against paths
         // through every cell holding it, at every step of the rater's path.
         let mut found = 0;
-        let boards = on_rating_paths("se-reference-diabolical-600.txt", 80, |puzzle, b| {
+        let boards = on_rating_paths("se-reference-expert.txt", 80, |puzzle, b| {
             let expected = outcome(loops_from(b, true));
             found += usize::from(expected.is_some());
             assert_eq!(outcome(unique_loops(b)), expected, "{puzzle}");

@@ -164,10 +164,7 @@ mod tests {
     fn every_compiled_variant_agrees() {
         // Unique puzzles, and puzzles with several solutions (where the search is mostly
         // light nodes and the first solution found depends on every branch).
-        for (file, step, solutions) in [
-            ("magictour-top1465.txt", 7, 1),
-            ("multi-solution-20k.txt", 61, 2),
-        ] {
+        for (file, step, solutions) in [("hard.txt", 7, 1), ("multiple.txt", 61, 2)] {
             compiled_variants_agree(&bundled(file), step, solutions);
         }
     }

@@ -79,10 +79,10 @@ mod tests {
 
     #[test]
     fn rectangles_are_those_a_plain_look_at_the_grid_finds() {
-        // The first puzzle of Kaggle's set less every other given (a rectangle of
+        // The first puzzle of `data/quizzes.csv` less every other given (a rectangle of
         // free cells is then common), solved; its givens are the fixed cells.
         let mut text =
-            *b"004300209005009001070060043006002087190007400050083000600000105003508690042910300";
+            *b"000608290029000003000309014890451760000070100170000000050106008900000000001700900";
         let mut kept = false;
         for byte in text.iter_mut().filter(|b| **b != b'0') {
             if kept {
@@ -136,7 +136,7 @@ mod tests {
         // The multi-solution set's puzzles of 17-27 givens (Kaggle's less 1-4 givens),
         // where a branched cell's rectangle is common; the unique sets' tests
         // (`tests/solver_datasets.rs`) check none is taken where there is no second.
-        let text = bundled("multi-solution-20k.txt");
+        let text = bundled("multiple.txt");
         let mut solver = Solver::new();
         let mut stopped = 0;
         let kaggles = text

@@ -63,7 +63,7 @@ def browser():
 
 
 def kaggle_rows(n):
-    with open(ROOT / "data" / "kaggle-1m-first10k.csv", newline="") as f:
+    with open(ROOT / "data" / "quizzes.csv", newline="") as f:
         rows = list(csv.DictReader(f))[:n]
     return [(r["quizzes"], r["solutions"]) for r in rows]
 

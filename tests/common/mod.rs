@@ -1,5 +1,7 @@
-//! Helpers shared by the integration tests: loading the bundled datasets and an
-//! independent, deliberately simple reference solution counter.
+//! Helpers shared by the integration tests: loading the bundled datasets (made by this
+//! tool, `data/README.md`) and the public ones beside the checkout (`../shared/data`, read
+//! where present and skipped with a note where not), and an independent, deliberately
+//! simple reference solution counter.
 #![allow(dead_code)]
 
 use std::path::PathBuf;
@@ -14,16 +16,84 @@ mod reference;
 
 /// The bundled one-puzzle-per-line and CSV datasets, all of whose records are unique.
 pub const UNIQUE_DATASETS: &[&str] = &[
-    "royle-17-clue.txt",
-    "magictour-top1465.txt",
-    "kaggle-1m-first10k.csv",
-    "kaggle-3m-curated5000.csv",
-    "sudoku-exchange-diabolical.txt",
-    "sudoku-exchange-easy-with-solutions.txt",
-    "sudoku-exchange-hard-with-solutions.txt",
-    "norvig-easy50.txt",
-    "norvig-top95.txt",
+    "minimal.txt",
+    "hard.txt",
+    "quizzes.csv",
+    "graded.csv",
+    "hash-rating.txt",
+    "pairs-easy.txt",
+    "pairs-hard.txt",
+    "easy-50.txt",
+    "extreme.txt",
+    "sample-10k.csv",
 ];
+
+/// The public datasets of `../shared/data` whose records are all unique, with their
+/// record counts (see that folder's README).
+pub const PUBLIC_UNIQUE_DATASETS: &[(&str, usize)] = &[
+    ("royle-17-clue.txt", 49_158),
+    ("magictour-top1465.txt", 1_465),
+    ("kaggle-1m-first10k.csv", 10_000),
+    ("kaggle-3m-curated5000.csv", 5_000),
+    ("sudoku-exchange-diabolical.txt", 39_719),
+    ("sudoku-exchange-easy-with-solutions.txt", 500),
+    ("sudoku-exchange-hard-with-solutions.txt", 500),
+    ("norvig-easy50.txt", 50),
+    ("norvig-top95.txt", 95),
+    ("forum-hardest-1106.txt", 375),
+];
+
+/// The folder of public datasets: `SUDOKU_BATCH_SHARED_DATA`, else `../shared/data` beside
+/// the checkout.
+pub fn shared_data() -> PathBuf {
+    match std::env::var_os("SUDOKU_BATCH_SHARED_DATA") {
+        Some(dir) => PathBuf::from(dir),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data"),
+    }
+}
+
+/// Path of a public dataset (`../shared/data/NAME`), or `None` where it is absent (a
+/// fresh clone): then `skipped` says so for the calling test.
+#[track_caller]
+pub fn public(name: &str) -> Option<PathBuf> {
+    let path = shared_data().join(name);
+    if path.is_file() {
+        return Some(path);
+    }
+    let at = std::panic::Location::caller();
+    skipped(&format!(
+        "{}:{}: needs the public file {} (not shipped; read from ../shared/data)",
+        at.file(),
+        at.line(),
+        name
+    ));
+    None
+}
+
+/// Notes a test, or part of one, that did not run: on stderr, and as a line of the file
+/// `SUDOKU_BATCH_SKIP_LOG` names (`scripts/test.sh` counts them).
+pub fn skipped(what: &str) {
+    eprintln!("skipped: {what}");
+    if let Some(log) = std::env::var_os("SUDOKU_BATCH_SKIP_LOG") {
+        use std::io::Write;
+        if let Ok(mut f) = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(log)
+        {
+            let _ = writeln!(f, "{what}");
+        }
+    }
+}
+
+/// The unique datasets to test on: every bundled one, then each public one that is
+/// present (the absent ones noted as skipped).
+#[track_caller]
+pub fn unique_datasets() -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = UNIQUE_DATASETS.iter().map(|n| data(n)).collect();
+    out.extend(PUBLIC_UNIQUE_DATASETS.iter().filter_map(|(n, _)| public(n)));
+    out
+}
 
 /// Runs the `sudoku-batch` binary with `args`, asserts that it succeeded (showing its
 /// stderr otherwise) and returns its stdout.
@@ -113,7 +183,13 @@ pub fn each_record(
 /// Every record of a bundled dataset, parsed with the library's record finder.
 /// Panics on a malformed record: the bundled files hold none.
 pub fn load(name: &str) -> Vec<Loaded> {
-    let bytes = std::fs::read(data(name)).unwrap();
+    load_path(&data(name))
+}
+
+/// Every record of the dataset at `path`, as [`load`].
+pub fn load_path(path: &std::path::Path) -> Vec<Loaded> {
+    let name = path.display();
+    let bytes = std::fs::read(path).unwrap();
     let mut out = Vec::new();
     each_record(&bytes, None, &ColumnChoice::Auto, |r| {
         let puzzle = r

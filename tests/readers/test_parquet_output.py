@@ -13,7 +13,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 BINARY = Path(os.environ.get("SUDOKU_BATCH_BIN", ROOT / "target" / "release" / "sudoku-batch"))
-INPUT = ROOT / "data" / "kaggle-3m-curated5000.csv"
+INPUT = ROOT / "data" / "graded.csv"
 
 
 @pytest.fixture(scope="module")
@@ -38,7 +38,7 @@ def csv_frame(path):
 
 def same(frame, want):
     assert list(frame.columns) == list(want.columns)
-    assert len(frame) == len(want) == 5000
+    assert len(frame) == len(want) == 2000
     for column in want.columns:
         got = ["" if v is None or (isinstance(v, float) and v != v) else v
                for v in frame[column].tolist()]
@@ -73,4 +73,4 @@ def test_duckdb_reads_the_same_values(outputs):
     counts = duckdb.sql(
         f"select status, count(*) from read_parquet('{path}') group by status"
     ).fetchall()
-    assert counts == [("unique", 5000)]
+    assert counts == [("unique", 2000)]

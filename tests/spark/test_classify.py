@@ -29,12 +29,12 @@ def spark(path, outdir, *extra):
 
 
 @pytest.mark.parametrize("name,partitions,mode", [
-    ("magictour-top1465.txt", "3", "--stream"),   # lines through Spark; comment lines
-    ("kaggle-1m-first10k.csv", "4", "--stream"),  # CSV with a header and solutions
-    ("sudopedia-cases.tsv", "2", "--stream"),     # every status, reasons
-    ("magictour-top1465.txt", "3", None),         # shards read from disk by the binary
-    ("kaggle-3m-curated5000.csv", "5", None),     # CRLF CSV
-    ("sudopedia-cases.tsv", "3", None),
+    ("hard.txt", "3", "--stream"),   # lines through Spark; comment lines
+    ("quizzes.csv", "4", "--stream"),  # CSV with a header and solutions
+    ("cases.tsv", "2", "--stream"),     # every status, reasons
+    ("hard.txt", "3", None),         # shards read from disk by the binary
+    ("graded.csv", "5", None),     # CRLF CSV
+    ("cases.tsv", "3", None),
 ])
 def test_rows_and_report_equal_one_process(tmp_path, name, partitions, mode):
     path = ROOT / "data" / name
@@ -55,7 +55,7 @@ def test_rows_and_report_equal_one_process(tmp_path, name, partitions, mode):
 
 
 def test_parquet_rows(tmp_path):
-    path = ROOT / "data" / "norvig-top95.txt"
+    path = ROOT / "data" / "extreme.txt"
     spark(path, tmp_path, "--parquet", "--partitions", "2")
     from pyspark.sql import SparkSession
     session = SparkSession.builder.master("local[1]").getOrCreate()

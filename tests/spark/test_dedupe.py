@@ -19,9 +19,9 @@ def parts(directory):
 
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory):
-    """Isomorphs of top95 (94 classes) with exact repeats and two malformed lines."""
+    """Isomorphs of the 100 extreme puzzles (100 classes) with exact repeats and two malformed lines."""
     path = tmp_path_factory.mktemp("corpus") / "corpus.txt"
-    made = subprocess.run([str(BINARY), "corpus", "--from", str(ROOT / "data" / "norvig-top95.txt"),
+    made = subprocess.run([str(BINARY), "corpus", "--from", str(ROOT / "data" / "extreme.txt"),
                            "--count", "1200", "--seed", "8"], check=True,
                           capture_output=True).stdout.decode().splitlines()
     lines = made[:600] + made[100:160] + ["not a puzzle"] + made[600:] + ["not a puzzle"]
@@ -32,8 +32,8 @@ def corpus(tmp_path_factory):
 @pytest.mark.parametrize("name,by,partitions", [
     (None, "canonical", "4"),                           # the corpus above
     (None, "text", "3"),
-    ("kaggle-3m-curated5000.csv", "canonical", "3"),    # CRLF CSV with a header
-    ("sudopedia-cases.tsv", "canonical", "2"),          # every status, malformed records
+    ("graded.csv", "canonical", "3"),    # CRLF CSV with a header
+    ("cases.tsv", "canonical", "2"),          # every status, malformed records
 ])
 def test_same_classes_as_one_process(tmp_path, corpus, name, by, partitions):
     path = corpus if name is None else ROOT / "data" / name
@@ -52,4 +52,4 @@ def test_same_classes_as_one_process(tmp_path, corpus, name, by, partitions):
     for key in ["records", "classes", "duplicates", "malformed", "largest"]:
         assert got[key] == want[key], key
     if name is None and by == "canonical":
-        assert got["classes"] == 94 + 1
+        assert got["classes"] == 100 + 1
