@@ -10,7 +10,7 @@
 # (`--json`, not `--report`: older builds know only that name.)
 # Usage: [ROUNDS=n] [MODE=count|solve] scripts/ab.sh FILE... -- BINARY...
 #   e.g. cp target/release/sudoku-batch /tmp/before; (change, build);
-#        scripts/ab.sh data/norvig-top95.txt data/magictour-top1465.txt -- /tmp/before target/release/sudoku-batch
+#        scripts/ab.sh ../shared/data/norvig-top95.txt ../shared/data/magictour-top1465.txt -- /tmp/before target/release/sudoku-batch
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${ROUNDS:-3}

@@ -6,7 +6,7 @@ and the ratios CLI time / Python time (above 1: Python is faster).
 
     python scripts/bench-python.py CORPUS [--job classify] [--threads 2] [--rounds 7]
 
-A corpus: `sudoku-batch corpus --from data/kaggle-1m-first10k.csv --count 1000000
+A corpus: `sudoku-batch corpus --from ../shared/data/kaggle-1m-first10k.csv --count 1000000
 --seed 2 -o easy1m.txt` (one puzzle a line)."""
 import argparse
 import pathlib

@@ -19,11 +19,11 @@ run() { # FILE MODE
 echo "Machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs); $(date -u +%Y-%m-%d)"
 echo "Command: scripts/bench.sh $rounds  (sudoku-batch bench --threads $threads --rounds $rounds, median of rounds)"
 echo
-"$bin" bench data/norvig-top95.txt --rounds 1 --warmup 0 --threads 1 --markdown | head -n 2
-for f in data/royle-17-clue.txt data/magictour-top1465.txt data/kaggle-1m-first10k.csv; do
+"$bin" bench ../shared/data/norvig-top95.txt --rounds 1 --warmup 0 --threads 1 --markdown | head -n 2
+for f in ../shared/data/royle-17-clue.txt ../shared/data/magictour-top1465.txt ../shared/data/kaggle-1m-first10k.csv; do
     run "$f" solve
     run "$f" count
 done
-for f in data/kaggle-3m-curated5000.csv data/sudoku-exchange-diabolical.txt "$corpus"; do
+for f in ../shared/data/kaggle-3m-curated5000.csv ../shared/data/sudoku-exchange-diabolical.txt "$corpus"; do
     run "$f" count
 done

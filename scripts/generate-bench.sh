@@ -61,8 +61,8 @@ echo "### Grading speed, one thread"
 echo
 echo "| file | puzzles | sudoku-batch grade /s | qqwing --solve --stats /s |"
 echo "|---|---:|---:|---:|"
-for f in data/sudoku-exchange-easy-with-solutions.txt data/sudoku-exchange-hard-with-solutions.txt \
-         data/kaggle-3m-curated5000.csv data/magictour-top1465.txt; do
+for f in ../shared/data/sudoku-exchange-easy-with-solutions.txt ../shared/data/sudoku-exchange-hard-with-solutions.txt \
+         ../shared/data/kaggle-3m-curated5000.csv ../shared/data/magictour-top1465.txt; do
   "$bin" solve "$f" --quiet | tail -n +2 | cut -d, -f2 > "$tmp/p.txt"
   k=$(wc -l < "$tmp/p.txt")
   ours=$(secs "$bin" grade "$tmp/p.txt" --threads 1 -o /dev/null)

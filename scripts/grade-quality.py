@@ -43,13 +43,13 @@ def spearman(a, b):
 
 print("| file | puzzles | mean rating | easy | medium | hard | expert | extreme |")
 print("|---|---:|---:|---:|---:|---:|---:|---:|")
-diabolical = "data/sudoku-exchange-diabolical.txt"
+diabolical = "../shared/data/sudoku-exchange-diabolical.txt"
 if limit:
     lines = open(diabolical).read().splitlines()[:limit]
     diabolical = f"/tmp/diabolical-{limit}.txt"
     open(diabolical, "w").write("\n".join(lines) + "\n")
-for path in ["data/sudoku-exchange-easy-with-solutions.txt",
-             "data/sudoku-exchange-hard-with-solutions.txt", diabolical]:
+for path in ["../shared/data/sudoku-exchange-easy-with-solutions.txt",
+             "../shared/data/sudoku-exchange-hard-with-solutions.txt", diabolical]:
     rows = grade(path)
     ratings = [float(r["rating"]) for r in rows]
     levels = [sum(r["difficulty"] == l for r in rows)

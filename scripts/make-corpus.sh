@@ -16,9 +16,9 @@ bin=${SUDOKU_BATCH:-target/release/sudoku-batch}
 # proportions of one file each (transforms keep every puzzle unique).
 mix="$out/sources.txt"
 {
-    awk '!/^#/ && n++ < 20000' data/royle-17-clue.txt
-    awk '!/^#/' data/magictour-top1465.txt
-    awk -F, 'NR > 1 { print $1 }' data/kaggle-1m-first10k.csv
+    awk '!/^#/ && n++ < 20000' ../shared/data/royle-17-clue.txt
+    awk '!/^#/' ../shared/data/magictour-top1465.txt
+    awk -F, 'NR > 1 { print $1 }' ../shared/data/kaggle-1m-first10k.csv
 } > "$mix"
 for n in "${sizes[@]}"; do
     "$bin" corpus "$mix" --count "$n" --seed 2026 -o "$out/corpus-$n.txt"

@@ -17,7 +17,7 @@ bin=target/release/sudoku-batch
 work=$(mktemp -d)
 trap 'kill $server 2>/dev/null || true; rm -rf "$work"' EXIT
 
-$bin corpus data/royle-17-clue.txt --count "$records" --seed 1 -o "$work/corpus.txt" 2>/dev/null
+$bin corpus ../shared/data/royle-17-clue.txt --count "$records" --seed 1 -o "$work/corpus.txt" 2>/dev/null
 $bin serve --listen 127.0.0.1:0 --threads "$threads" --max-body 1000000000 2>"$work/serve.log" &
 server=$!
 for _ in $(seq 50); do grep -q listening "$work/serve.log" && break; sleep 0.1; done
@@ -42,7 +42,7 @@ awk -v c="$c" -v h="$h" -v n="$records" 'BEGIN {
     printf "dataset  CLI %.3f s (%.0f/s)   HTTP %.3f s (%.0f/s)   HTTP/CLI %.2f\n", c, n / c, h, n / h, c / h }'
 grep -o 'VmHWM.*' /proc/$server/status | sed 's/^/server peak /'
 
-puzzle=$(head -1 data/magictour-top1465.txt | cut -c1-81)
+puzzle=$(head -1 ../shared/data/magictour-top1465.txt | cut -c1-81)
 cat > "$work/post.lua" <<LUA
 wrk.method = "POST"
 wrk.headers["Content-Type"] = "application/json"

@@ -5,15 +5,17 @@
 # interleaved, and the best of each kept (tdoku's rate over 3 s; ours and the crate's
 # median round, the crate by examples/sudoku_crate_bench.rs): a shared machine's noise
 # only ever slows a run down.
-# Needs the tdoku snapshot and its bench tool from the project's shared folder
-# (../shared/tools/tdoku-bench.sh; cmake and clang: apt-get install -y cmake clang), or
-# TDOKU_BENCH=scripts/tdoku-bench.sh with TDOKU_SRC naming any copy of tdoku's sources
-# (built with the C++ compiler at hand, no cmake).
-# Usage: [REPEAT=n] scripts/tdoku-peers.sh [FILE...]   (default: the bundled sets)
+# tdoku is run as a black box through ../shared/tools/tdoku-bench.sh (TDOKU_BENCH), which
+# needs TDOKU_RUN_BENCHMARK: a tdoku `run_benchmark` binary that you built yourself from a
+# copy kept outside the project (nothing of tdoku is part of it; see ../shared/peers).
+# Usage: [REPEAT=n] TDOKU_RUN_BENCHMARK=... scripts/tdoku-peers.sh [FILE...]
+#        (default: the public sets of ../shared/data)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tool=${TDOKU_BENCH:-../shared/tools/tdoku-bench.sh}
-[ -x "$tool" ] || { echo "no $tool: tdoku's bench tool lives in the project's shared folder" >&2; exit 2; }
+[ -x "$tool" ] || { echo "no $tool: tdoku's runner lives in the project's shared folder" >&2; exit 2; }
+[ -x "${TDOKU_RUN_BENCHMARK:-${TMPDIR:-/tmp}/tdoku-build/bin/run_benchmark}" ] ||
+  { echo "no tdoku run_benchmark: set TDOKU_RUN_BENCHMARK to a build of your own (see ../shared/peers/README.md)" >&2; exit 2; }
 repeat=${REPEAT:-3}
 # SUDOKU_BATCH and CRATE_BENCH name prebuilt binaries (a machine without Rust); else
 # both are built here. TDOKU_SECONDS sets tdoku's timing per run in whole seconds (default 3).
@@ -23,10 +25,10 @@ crate_bin=${CRATE_BENCH:-target/release/examples/sudoku_crate_bench}
 [ -n "${CRATE_BENCH:-}" ] || cargo build --release --quiet --example sudoku_crate_bench
 secs=${TDOKU_SECONDS:-3}
 files=("$@")
-[ ${#files[@]} -gt 0 ] || files=(data/royle-17-clue.txt data/kaggle-1m-first10k.csv
-    data/sudoku-exchange-diabolical.txt data/sudoku-exchange-hard-with-solutions.txt
-    data/magictour-top1465.txt data/norvig-top95.txt ../shared/data/forum-hardest-1106.txt
-    data/multi-solution-20k.txt)
+[ ${#files[@]} -gt 0 ] || files=(../shared/data/royle-17-clue.txt ../shared/data/kaggle-1m-first10k.csv
+    ../shared/data/sudoku-exchange-diabolical.txt ../shared/data/sudoku-exchange-hard-with-solutions.txt
+    ../shared/data/magictour-top1465.txt ../shared/data/norvig-top95.txt ../shared/data/forum-hardest-1106.txt
+    ../shared/data/multi-solution-20k.txt)
 echo "| set | mode | tdoku /s | sudoku crate /s | sudoku-batch /s | ours / tdoku | ours / crate | guesses/puzzle tdoku / ours |"
 echo "|---|---|---:|---:|---:|---:|---:|---:|"
 for f in "${files[@]}"; do

@@ -5,7 +5,8 @@
 # predictor learns it. Set against scripts/tdoku-peers.sh (a stream of different
 # puzzles), the difference is what branch prediction costs each tool. Prints the
 # puzzles where we are furthest behind, and the total time for one copy of each.
-# Needs tdoku's bench tool from the project's shared folder, as tdoku-peers.sh does.
+# Runs tdoku through ../shared/tools/tdoku-bench.sh (TDOKU_RUN_BENCHMARK names your own
+# build of it), as tdoku-peers.sh does.
 # FILE: one puzzle per line (first 81 characters, "." or "0" empty; "#" lines skipped).
 # Usage: [COPIES=n] [SHOW=n] scripts/tdoku-per-puzzle.sh FILE   (about 4 min for 95 puzzles)
 set -euo pipefail
