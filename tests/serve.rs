@@ -202,6 +202,108 @@ fn json_solve_classify_and_grade_answer_every_puzzle_in_order() {
     assert!(graded.as_object().unwrap().contains_key("bound"));
 }
 
+/// The bytes of a version 1.0 `.npy` array of `(n, 81)` `uint8` cells, 0 for empty.
+fn npy_of(puzzles: &[String]) -> Vec<u8> {
+    let mut header = format!(
+        "{{'descr': '|u1', 'fortran_order': False, 'shape': ({}, 81), }}",
+        puzzles.len()
+    );
+    while (10 + header.len() + 1) % 64 != 0 {
+        header.push(' ');
+    }
+    header.push('\n');
+    let mut out = b"\x93NUMPY\x01\x00".to_vec();
+    out.extend_from_slice(&(header.len() as u16).to_le_bytes());
+    out.extend_from_slice(header.as_bytes());
+    for p in puzzles {
+        out.extend(p.bytes().map(|b| if b == b'.' { 0 } else { b - b'0' }));
+    }
+    out
+}
+
+/// Dataset bodies are read as the command line reads files: gzip, zstd and xz told by
+/// their first bytes or said by `Content-Encoding`, NumPy arrays and Parquet files,
+/// each giving the CLI's rows of the same input.
+#[test]
+fn encoded_and_columnar_bodies_give_the_clis_rows() {
+    use std::io::Write as _;
+    let server = Server::start(&[]);
+    let classify = |body: &[u8], encoding: Option<&str>| {
+        let mut request =
+            ureq::post(&server.url("/v1/classify")).set("content-type", "application/octet-stream");
+        if let Some(e) = encoding {
+            request = request.set("content-encoding", e);
+        }
+        answer(request.send_bytes(body))
+    };
+    let path = common::data("graded.csv");
+    let cli = common::stdout_of(&["classify", path.to_str().unwrap(), "--threads", "2"]);
+    let plain = std::fs::read(&path).unwrap();
+    let gzip = {
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        e.write_all(&plain).unwrap();
+        e.finish().unwrap()
+    };
+    let zstd = zstd::stream::encode_all(&plain[..], 3).unwrap();
+    let xz = {
+        let mut e = liblzma::write::XzEncoder::new(Vec::new(), 1);
+        e.write_all(&plain).unwrap();
+        e.finish().unwrap()
+    };
+    for (name, body, encoding) in [
+        ("gzip", &gzip, None),
+        ("gzip said", &gzip, Some("gzip")),
+        ("zstd", &zstd, None),
+        ("zstd said", &zstd, Some("zstd")),
+        ("xz", &xz, None),
+        ("identity", &plain, Some("identity")),
+    ] {
+        let served = classify(body, encoding);
+        assert_eq!(served.status, 200, "{name}: {}", served.body);
+        assert!(
+            served.body.as_bytes() == cli,
+            "{name}: rows differ from the CLI's"
+        );
+    }
+    // A body said to be gzip that is not: 400, one line.
+    let wrong = classify(&plain, Some("gzip"));
+    assert_eq!(wrong.status, 400, "{}", wrong.body);
+    assert!(wrong.json()["error"].is_string());
+    // An encoding the server does not decode: 415.
+    let br = classify(&gzip, Some("br"));
+    assert_eq!(br.status, 415, "{}", br.body);
+    assert!(
+        br.json()["error"].as_str().unwrap().contains("br"),
+        "{}",
+        br.body
+    );
+    // A NumPy array: the rows of the same puzzles as lines.
+    let puzzles: Vec<String> = common::load("minimal.txt")
+        .iter()
+        .take(300)
+        .map(|r| r.puzzle.to_string())
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    let npy = dir.path().join("p.npy");
+    std::fs::write(&npy, npy_of(&puzzles)).unwrap();
+    let cli = common::stdout_of(&["classify", npy.to_str().unwrap(), "--threads", "2"]);
+    let served = classify(&std::fs::read(&npy).unwrap(), None);
+    assert_eq!(served.status, 200, "{}", served.body);
+    assert!(
+        served.body.as_bytes() == cli,
+        "npy: rows differ from the CLI's"
+    );
+    // Parquet: held whole, read as the file is.
+    let parquet = common::data("parquet/graded-first2000.snappy.parquet");
+    let cli = common::stdout_of(&["classify", parquet.to_str().unwrap(), "--threads", "2"]);
+    let served = classify(&std::fs::read(&parquet).unwrap(), None);
+    assert_eq!(served.status, 200, "{}", served.body);
+    assert!(
+        served.body.as_bytes() == cli,
+        "parquet: rows differ from the CLI's"
+    );
+}
+
 #[test]
 fn a_dataset_body_gives_the_clis_rows() {
     let server = Server::start(&[]);

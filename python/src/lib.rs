@@ -25,10 +25,10 @@ use sudoku_batch::engine::{Budget, Fast};
 use sudoku_batch::explainer::{Rater, Rules, Technique, SLUGS};
 use sudoku_batch::generate::{Pattern, Spec, Target, MIN_GIVENS};
 use sudoku_batch::grader::{Levels, TECHNIQUE_NAMES};
-use sudoku_batch::input::{open_file, Choice, ColumnChoice};
+use sudoku_batch::input::{open, Choice, ColumnChoice, OpenOptions};
 use sudoku_batch::jobs::{Canon, Classify, Generate, Grade, Job, MadeRecord, Maker, Solve};
 use sudoku_batch::output::Output;
-use sudoku_batch::pipeline::{run_file, RunOptions};
+use sudoku_batch::pipeline::{self, RunOptions};
 use sudoku_batch::pipeline::{BoardSetup, Worker};
 use sudoku_batch::rows::Reason;
 use sudoku_batch::variant::{BoardRules, Variant, MAX_CELLS};
@@ -543,24 +543,28 @@ fn classify_file(
     let path = Path::new(path).to_path_buf();
     let output = output.unwrap_or("/dev/null").to_string();
     py.allow_threads(move || {
-        let input = open_file(&path, false).map_err(|e| PyOSError::new_err(e.to_string()))?;
+        // Any input the command line reads: plain, compressed, NumPy, Parquet.
+        let how = OpenOptions {
+            column: Some(&column),
+            ..OpenOptions::default()
+        };
+        let opened = open(&path, &how).map_err(|e| PyOSError::new_err(e.to_string()))?;
         let mut out = Output::open(Some(Path::new(&output)))
             .map_err(|e| PyOSError::new_err(e.to_string()))?;
         let mut options = RunOptions::new(threads);
         options.input = Choice {
             format: None,
-            column,
+            column: column.clone(),
             delimiter,
         };
         options.boards = rules;
-        let (mut report, _) = run_file(&Classify::new(), &path, &input, &options, &mut out)
+        let (mut report, _) = pipeline::run(&Classify::new(), &path, opened, &options, &mut out)
             .map_err(|e| PyOSError::new_err(e.to_string()))?;
         // The wall time runs to the output committed, as the command line's does.
         let commit = out
             .finish_timed()
             .map_err(|e| PyOSError::new_err(e.to_string()))?;
         report.add_commit(commit);
-        report.input = path.display().to_string();
         serde_json::to_string(&report).map_err(|e| PyValueError::new_err(e.to_string()))
     })
 }

@@ -359,3 +359,30 @@ def test_results_are_as_wide_as_the_largest_solution_and_writable():
     mixed["status"][0] = "unsolvable"
     with pytest.raises(ValueError, match="surrogate"):
         sudoku_batch.classify(["\ud800" * 81])
+
+
+@pytest.mark.parametrize("kind", ["gz", "zst", "npy", "parquet"])
+def test_classify_file_reads_every_input_the_cli_reads(tmp_path, kind):
+    import gzip
+    import pyarrow as pa
+    source = ROOT / "data" / "graded.csv"
+    if kind == "gz":
+        path = tmp_path / "graded.csv.gz"
+        path.write_bytes(gzip.compress(source.read_bytes()))
+    elif kind == "zst":
+        path = tmp_path / "graded.csv.zst"
+        path.write_bytes(pa.compress(source.read_bytes(), codec="zstd", asbytes=True))
+    elif kind == "npy":
+        path = tmp_path / "puzzles.npy"
+        lines = (ROOT / "data" / "minimal.txt").read_text().split()[:500]
+        np.save(path, np.array([[0 if c == "." else int(c) for c in p] for p in lines],
+                               dtype=np.uint8))
+    else:
+        path = ROOT / "data" / "parquet" / "graded-first2000.snappy.parquet"
+    rows = tmp_path / "rows.csv"
+    report = sudoku_batch.classify_file(path, threads=2, output=str(rows))
+    cli = subprocess.run([str(BINARY), "classify", str(path), "--threads", "2", "-q"],
+                         check=True, capture_output=True).stdout
+    assert rows.read_bytes() == cli
+    assert report["records"] == report["counts"]["unique"] > 0
+    assert report["input"].startswith(str(path))

@@ -50,9 +50,7 @@ pub(super) fn default_threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
-pub(super) fn is_stdin(path: &Path) -> bool {
-    path == Path::new("-")
-}
+pub(super) use crate::input::{is_special, is_stdin};
 
 /// A progress bar only for a person watching: stderr a terminal, not asked away.
 pub(super) fn show_progress(out: &OutputArgs) -> bool {
@@ -165,12 +163,6 @@ fn extension(output: Option<&Path>) -> Option<String> {
         .and_then(Path::extension)
         .and_then(|e| e.to_str())
         .map(str::to_ascii_lowercase)
-}
-
-/// True for an input that is neither a regular file nor a directory (a FIFO, a
-/// character device, a process substitution).
-pub(super) fn is_special(path: &Path) -> bool {
-    std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir())
 }
 
 pub(super) fn key_by(by: cli::ByArg) -> crate::classes::KeyBy {

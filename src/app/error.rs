@@ -35,20 +35,8 @@ pub enum AppError {
         /// Invalid records seen, where counted.
         invalid: Option<u64>,
     },
-    /// A NumPy array that cannot be read.
-    Npy {
-        /// The input.
-        path: PathBuf,
-        /// What is wrong.
-        source: input::npy::NpyError,
-    },
-    /// A Parquet file that cannot be read, or has no puzzle column.
-    Parquet {
-        /// The input.
-        path: PathBuf,
-        /// What is wrong.
-        source: input::parquet::ParquetError,
-    },
+    /// An input that cannot be opened as the pipeline reads it.
+    Open(input::OpenError),
     /// `show` could not draw a record.
     Show {
         /// The input.
@@ -127,10 +115,6 @@ pub enum Usage {
     GivensOutOfRange(u16),
     /// `split` of stdin without a name for one side's output.
     SplitNeedsOut(&'static str),
-    /// A zip archive on a stream.
-    ZipOnStream(PathBuf),
-    /// A Parquet file on a stream.
-    ParquetOnStream(PathBuf),
     /// `--keep-columns` on a Parquet file, whose other columns are not read.
     KeepColumnsOfParquet,
     /// An option that adds to rows, with a row format that has no room for it.
@@ -200,18 +184,6 @@ impl std::fmt::Display for Usage {
                 "--keep-columns: a Parquet file's other columns are not read; join on `line`, \
                  its row number counted from 1 (or `record`, from 0)",
             ),
-            Usage::ParquetOnStream(path) => write!(
-                f,
-                "{}: a Parquet file is read from a file (its index is at its end); save it \
-                 first",
-                path.display()
-            ),
-            Usage::ZipOnStream(path) => write!(
-                f,
-                "{}: a zip archive is read from a file (its index is at its end); save it \
-                 first, or pipe `unzip -p` instead",
-                path.display()
-            ),
         }
     }
 }
@@ -255,8 +227,7 @@ impl std::fmt::Display for AppError {
                 doing,
                 invalid: None,
             } => write!(f, "{}: no valid puzzles to {doing}", path.display()),
-            AppError::Npy { path, source } => write!(f, "{}: {source}", path.display()),
-            AppError::Parquet { path, source } => write!(f, "{}: {source}", path.display()),
+            AppError::Open(e) => e.fmt(f),
             AppError::Show { path, source } => write!(f, "{}: {source}", path.display()),
             AppError::Report {
                 path,
@@ -302,6 +273,15 @@ impl From<RunError> for AppError {
         AppError::Run(e)
     }
 }
+impl From<input::OpenError> for AppError {
+    fn from(e: input::OpenError) -> Self {
+        match e {
+            input::OpenError::Input(e) => AppError::from(e),
+            other => AppError::Open(other),
+        }
+    }
+}
+
 impl From<InputError> for AppError {
     fn from(e: InputError) -> Self {
         AppError::Input(e)

@@ -20,7 +20,6 @@ use crate::engine::{Budget, Engine, Fast};
 use crate::explainer::Rules;
 use crate::generate::{BoardPlan, Pattern, Spec, Target, MIN_GIVENS};
 use crate::grader::{Level, Levels};
-use crate::input::compressed::{self, Compression};
 use crate::input::{self, Choice, ColumnChoice, Format, InputError};
 use crate::jobs::Generate;
 use crate::jobs::{Canon, Classify, CrossCheck, Grade, Job, Minimize, Solve};

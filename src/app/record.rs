@@ -98,26 +98,20 @@ pub(super) fn run_job<J: Job>(
         return Err(Usage::ShardOfStream.into());
     }
     output::check_outputs(&[(input, "the input")], &named_outputs(&args.out))?;
-    // Open the input before the output, so a bad input leaves no output file behind.
-    let opened = open_input(input, *no_mmap, member.as_deref(), &options.input.column)?;
-    // A Parquet file's chosen columns come as lines, a row each: its row groups
-    // (those of the shard) are cut into pieces, their page headers read, before the
-    // output is opened.
-    let pieces = match &opened {
-        Opened::Parquet(file) => {
-            if options.joins.keep_columns {
-                return Err(Usage::KeepColumnsOfParquet.into());
-            }
-            let shard = options.shard.map(|s| (s.index, s.count));
-            file.pieces(shard).map_err(|source| InputError::Io {
-                path: input.to_path_buf(),
-                source,
-            })?
-        }
-        _ => Vec::new(),
-    };
+    // Open the input before the output, so a bad input leaves no output file behind
+    // (a Parquet file's row groups, those of the shard, are cut into pieces here).
+    let opened = open_input(
+        input,
+        *no_mmap,
+        member.as_deref(),
+        &options.input.column,
+        options.shard,
+    )?;
+    if options.joins.keep_columns && matches!(opened, input::Opened::Parquet { .. }) {
+        return Err(Usage::KeepColumnsOfParquet.into());
+    }
     if options.shard.is_some() {
-        if let Opened::Stream { found, .. } = &opened {
+        if let input::Opened::Stream { found, .. } = &opened {
             return Err(match found.first() {
                 Some(&what) => Usage::ShardOfEncoded {
                     path: input.to_path_buf(),
@@ -129,22 +123,7 @@ pub(super) fn run_job<J: Job>(
         }
     }
     let mut out = Output::open_as(args.out.output.as_deref(), encoding)?;
-    let (mut report, histogram) = match opened {
-        Opened::Mapped(bytes) => {
-            let run = pipeline::run_file(job, input, &bytes, &options, &mut out)?;
-            report_input(run, input, &[])
-        }
-        Opened::Stream { reader, found } => {
-            let run = pipeline::run_stream(job, reader, &options, &mut out)
-                .map_err(|e| named_stream_error(e, input))?;
-            report_input(run, input, &found)
-        }
-        Opened::Parquet(file) => {
-            let run = pipeline::run_parquet(job, &file, &pieces, &options, &mut out)
-                .map_err(|e| named_stream_error(e, input))?;
-            report_input(run, input, &["Parquet"])
-        }
-    };
+    let (mut report, histogram) = pipeline::run(job, input, opened, &options, &mut out)?;
     if let Some(shard) = options.shard {
         report.input = format!("{} (shard {}/{})", report.input, shard.index, shard.count);
     }

@@ -27,12 +27,16 @@ mod detect;
 mod lines;
 mod mapping;
 pub mod npy;
+pub mod open;
 pub mod parquet;
 
 pub use blocks::BlockError;
 pub use csv::unclosed_quote_line;
 pub use detect::{detect_layout, detect_layout_as};
 pub use mapping::{cr_to_lf, lone_cr_line_ends, open_file, InputBytes};
+pub use open::{
+    is_special, is_stdin, open, open_bytes, open_stream, OpenError, OpenOptions, Opened, Reader,
+};
 
 use crate::grid::{Grid, ParseError};
 use crate::marks::{Marks, MarksError};

@@ -30,7 +30,7 @@ use rayon::ThreadPool;
 
 use crate::engine::{Budget, Engine};
 use crate::input::parquet::{ParquetFile, Piece, Scratch, Segment};
-use crate::input::{detect_layout_as, Choice, Format, InputBytes, InputError, Layout};
+use crate::input::{detect_layout_as, Choice, Format, InputBytes, InputError, Layout, Opened};
 use crate::jobs::{Columns, Generate, GenerateError, Generated, Job, MadeRecord, Maker};
 use crate::output::{Output, OutputError};
 use crate::report::{encode_histogram, new_histogram, Latency, RunReport, Status, StatusSet};
@@ -149,6 +149,45 @@ impl From<InputError> for RunError {
 impl From<OutputError> for RunError {
     fn from(e: OutputError) -> Self {
         RunError::Output(e)
+    }
+}
+
+/// Runs `job` over any opened input (`crate::input::open`, `open_stream` or
+/// `open_bytes`): the one entry point of every front end. `path` names the input in the
+/// report and in errors; the report's `input` says what was found beyond plain text
+/// (`data.gz (gzip)`).
+pub fn run<J: Job>(
+    job: &J,
+    path: &Path,
+    opened: Opened,
+    options: &RunOptions,
+    output: &mut Output,
+) -> Result<(RunReport, Histogram<u64>), RunError> {
+    let found = opened.found();
+    let (mut report, histogram) = match opened {
+        Opened::Mapped(bytes) => run_file(job, path, &bytes, options, output)?,
+        Opened::Stream { reader, .. } => {
+            run_stream(job, reader, options, output).map_err(|e| named_stream_error(e, path))?
+        }
+        Opened::Parquet { file, pieces } => run_parquet(job, &file, &pieces, options, output)
+            .map_err(|e| named_stream_error(e, path))?,
+    };
+    report.input = if found.is_empty() {
+        path.display().to_string()
+    } else {
+        format!("{} ({})", path.display(), found.join(", "))
+    };
+    Ok((report, histogram))
+}
+
+/// A stream's read error names the path the user gave, not `-`.
+fn named_stream_error(e: RunError, path: &Path) -> RunError {
+    match e {
+        RunError::Input(InputError::Io { source, .. }) => RunError::Input(InputError::Io {
+            path: path.to_path_buf(),
+            source,
+        }),
+        other => other,
     }
 }
 

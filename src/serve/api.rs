@@ -5,6 +5,7 @@
 use std::borrow::Cow;
 use std::io;
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::Path;
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 
@@ -28,10 +29,11 @@ use crate::batch::{self, parse_record, run_puzzles_until, write_rows};
 use crate::generate::{Pattern, Spec, Target, MIN_GIVENS};
 use crate::grader::Levels;
 use crate::grid::Unit;
-use crate::input::{Choice, ColumnChoice, Format};
+use crate::input::compressed::{self, Compression};
+use crate::input::{open_stream, Choice, ColumnChoice, Format, OpenOptions, Reader};
 use crate::jobs::{Canon, Classify, Generate, Generated, Grade, Job, Solve};
 use crate::output::Output;
-use crate::pipeline::{self, run_stream, BoardSetup, RunOptions, Worker};
+use crate::pipeline::{self, BoardSetup, RunOptions, Worker};
 use crate::report::StatusCounts;
 use crate::rows::{OutputFormat, Reason, RowWriter};
 use crate::validate::validate as check_grid;
@@ -365,6 +367,23 @@ where
             .parse()
             .map_or(ColumnChoice::Name(c), |i: usize| ColumnChoice::Index(i)),
     };
+    // A body sent compressed says so; gzip, zstd and xz bodies are also told by their
+    // first bytes, as files are.
+    let encoding = match parts
+        .headers
+        .get(header::CONTENT_ENCODING)
+        .map(|v| v.to_str().unwrap_or("").trim().to_ascii_lowercase())
+        .as_deref()
+    {
+        None | Some("identity") => None,
+        Some("gzip" | "x-gzip") => Some(Compression::Gzip),
+        Some("zstd") => Some(Compression::Zstd),
+        Some(other) => {
+            return Err(ApiError::UnsupportedType(format!(
+                "Content-Encoding {other:?}: expected gzip, zstd or identity"
+            )))
+        }
+    };
     let ndjson = parts
         .headers
         .get(header::ACCEPT)
@@ -384,6 +403,7 @@ where
             .map_err(|e| ApiError::BadQuery(format!("delimiter {e}")))?,
     };
     options.pool = Some(Arc::clone(&state.pool));
+    let max_body = usize::try_from(state.max_body).unwrap_or(usize::MAX);
     options.output_format = if ndjson {
         OutputFormat::Ndjson
     } else {
@@ -408,7 +428,21 @@ where
         let writer = ResponseWriter::new(out_tx.clone());
         let mut output = Output::stream(Box::new(writer), "response");
         let run = catch_unwind(AssertUnwindSafe(|| {
-            run_stream(&job, BodyReader::new(in_rx), &options, &mut output)
+            // Read as the command line reads a file: compressed, NumPy and Parquet
+            // bodies too (a Parquet body, whose index is at its end, held whole).
+            let name = Path::new("request body");
+            let body = BodyReader::new(in_rx);
+            let reader: Reader = match encoding {
+                None => Box::new(body),
+                Some(c) => Box::new(compressed::decode(body, c)),
+            };
+            let how = OpenOptions {
+                column: Some(&options.input.column),
+                parquet_in_memory: Some(max_body),
+                ..OpenOptions::default()
+            };
+            let opened = open_stream(reader, name, &how).map_err(|e| e.to_string())?;
+            pipeline::run(&job, name, opened, &options, &mut output).map_err(|e| e.to_string())
         }));
         // Free the place before the last rows go out (as in `on_pool`).
         drop(permit);
@@ -420,7 +454,7 @@ where
                 }
                 Err(e) => Some(e.to_string()),
             },
-            Ok(Err(e)) => Some(e.to_string()),
+            Ok(Err(e)) => Some(e),
             Err(panic) => Some(panic_message(&*panic)),
         };
         if let Some(message) = failed {
