@@ -61,11 +61,11 @@ pub fn public(name: &str) -> Option<PathBuf> {
         return Some(path);
     }
     let at = std::panic::Location::caller();
+    let test = std::thread::current().name().unwrap_or("?").to_string();
     skipped(&format!(
-        "{}:{}: needs the public file {} (not shipped; read from ../shared/data)",
+        "{test} ({}:{}): needs the public file {name} (not shipped; read from ../shared/data)",
         at.file(),
         at.line(),
-        name
     ));
     None
 }
