@@ -256,3 +256,104 @@ fn a_gzip_bomb_of_one_line_or_of_newlines_stays_in_bounded_memory() {
         }
     }
 }
+
+/// Outputs are compressed as their names ask (`.gz`, `.zst` after the format's
+/// extension), by every command that writes records; names of formats the tool does not
+/// write are refused (exit 2, one line naming the file) before any work.
+#[test]
+fn outputs_are_written_as_their_names_ask() {
+    use std::io::Read as _;
+    let files = Files::new();
+    let input = common::data("graded.csv");
+    let input = s(&input);
+    let plain = common::stdout_of(&["classify", input, "-q"]);
+    let ndjson = common::stdout_of(&["classify", input, "-q", "--output-format", "ndjson"]);
+    let gunzip = |bytes: &[u8]| {
+        let mut out = Vec::new();
+        flate2::read::MultiGzDecoder::new(bytes)
+            .read_to_end(&mut out)
+            .unwrap();
+        out
+    };
+    let unzstd = |bytes: &[u8]| zstd::stream::decode_all(bytes).unwrap();
+    for (name, want, decode) in [
+        ("rows.csv.gz", &plain, &gunzip as &dyn Fn(&[u8]) -> Vec<u8>),
+        ("rows.ndjson.zst", &ndjson, &unzstd),
+        ("rows.GZ", &plain, &gunzip),
+    ] {
+        let out = files.dir.path().join(name);
+        common::stdout_of(&["classify", input, "-q", "-o", s(&out)]);
+        let written = std::fs::read(&out).unwrap();
+        assert!(
+            &decode(&written) == want,
+            "{name}: not the rows, compressed"
+        );
+    }
+    // The dataset commands too: a gzip input's split keeps gzip on both sides.
+    let gz = files.write("k.csv.gz", &gzip(&std::fs::read(input).unwrap()));
+    let out = Command::new(env!("CARGO_BIN_EXE_sudoku-batch"))
+        .args(["split", s(&gz), "--test", "0.2", "--by", "text", "-q"])
+        .current_dir(files.dir.path())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let train = gunzip(&std::fs::read(files.dir.path().join("k.csv.train.gz")).unwrap());
+    let test = gunzip(&std::fs::read(files.dir.path().join("k.csv.test.gz")).unwrap());
+    assert_eq!(train.iter().filter(|&&b| b == b'\n').count(), 1 + 1600);
+    assert_eq!(test.iter().filter(|&&b| b == b'\n').count(), 1 + 400);
+    let deduped = files.dir.path().join("kept.csv.zst");
+    common::stdout_of(&["dedupe", s(&gz), "--by", "text", "-q", "-o", s(&deduped)]);
+    assert_eq!(
+        unzstd(&std::fs::read(&deduped).unwrap()),
+        std::fs::read(input).unwrap()
+    );
+    // Refused, before any file is made.
+    for (args, says) in [
+        (
+            vec!["classify", input, "-o"],
+            "cannot write Excel workbooks",
+        ),
+        (
+            vec!["generate", "--count", "3", "-o"],
+            "cannot write Excel workbooks",
+        ),
+        (vec!["dedupe", input, "-o"], "cannot write Excel workbooks"),
+    ] {
+        let out_path = files.dir.path().join("rows.xlsx");
+        let mut all = args.clone();
+        all.push(s(&out_path));
+        let out = sudoku_batch(&all);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("rows.xlsx: ") && stderr.contains(says),
+            "{stderr}"
+        );
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(!out_path.exists());
+    }
+    for (args, name, says) in [
+        (vec!["classify", input], "rows.tsv", "tab-separated"),
+        (vec!["classify", input], "rows.csv.xz", "xz compression"),
+        (
+            vec!["classify", input],
+            "rows.parquet.gz",
+            "compressed Parquet",
+        ),
+        (vec!["dedupe", input], "kept.parquet", "Parquet here"),
+    ] {
+        let out_path = files.dir.path().join(name);
+        let mut all = args.clone();
+        all.extend(["-o", s(&out_path)]);
+        let out = sudoku_batch(&all);
+        assert_eq!(out.status.code(), Some(2), "{name}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains(says),
+            "{name}"
+        );
+    }
+}

@@ -2,6 +2,7 @@
 //! outputs to check, statuses to keep. Shared by every command.
 
 use super::*;
+use crate::output::name::Named;
 
 /// The board rules of `--size`, `--variant` and `--symbols`, checked.
 pub(super) fn board_rules(args: &cli::BoardArgs) -> Result<BoardRules, AppError> {
@@ -134,35 +135,50 @@ pub(super) fn row_format(asked: Option<OutputFormatArg>, output: Option<&Path>) 
 }
 
 pub(super) fn format_of_name(output: Option<&Path>) -> OutputFormat {
-    match extension(output).as_deref() {
+    match Named::of(output).format.as_deref() {
         Some("ndjson" | "jsonl") => OutputFormat::Ndjson,
         _ => OutputFormat::Csv,
     }
 }
 
 /// The output's encoding: Parquet when asked, or when `-o` ends in `.parquet` and no
-/// other format is asked; `typed` is how many leading columns are the run's own.
+/// other format is asked; compressed where its name ends in `.gz` or `.zst`; `typed`
+/// is how many leading columns are the run's own. A name that asks for what is not
+/// written (`.xlsx`, `.tsv`, `.parquet.gz`) is refused.
 pub(super) fn encoding(
     asked: Option<OutputFormatArg>,
     output: Option<&Path>,
     typed: usize,
-) -> Encoding {
+) -> Result<Encoding, AppError> {
+    let named = Named::of(output);
+    if let Some(refused) = output.and_then(|p| named.refusal(p, true)) {
+        return Err(refused.into());
+    }
     let parquet = match asked {
         Some(asked) => asked == OutputFormatArg::Parquet,
-        None => extension(output).as_deref() == Some("parquet"),
+        None => named.format.as_deref() == Some("parquet"),
     };
-    if parquet {
-        Encoding::Parquet { typed }
-    } else {
-        Encoding::Plain
-    }
+    Ok(match (parquet, named.codec) {
+        (true, None) => Encoding::Parquet { typed },
+        (true, Some(_)) => {
+            return Err(OutputError::Unwritable {
+                path: output.unwrap_or(Path::new("-")).to_path_buf(),
+                what: "a compressed Parquet file: Parquet compresses its own pages".into(),
+            }
+            .into())
+        }
+        (false, Some(codec)) => Encoding::Compressed(codec),
+        (false, None) => Encoding::Plain,
+    })
 }
 
-fn extension(output: Option<&Path>) -> Option<String> {
-    output
-        .and_then(Path::extension)
-        .and_then(|e| e.to_str())
-        .map(str::to_ascii_lowercase)
+/// Refuses an output of a dataset command (which copies records as read) whose name
+/// asks for a format not written, Parquet included.
+pub(super) fn check_copy_output(output: Option<&Path>) -> Result<(), AppError> {
+    match output.and_then(|p| Named::of(Some(p)).refusal(p, false)) {
+        Some(refused) => Err(refused.into()),
+        None => Ok(()),
+    }
 }
 
 pub(super) fn key_by(by: cli::ByArg) -> crate::classes::KeyBy {

@@ -8,6 +8,7 @@ pub(super) fn run_corpus(args: &cli::CorpusArgs) -> Result<ExitCode, AppError> {
     if let Some(out) = &args.output {
         output::check_outputs(&[(source, "the input")], &[(out, "-o")])?;
     }
+    check_copy_output(args.output.as_deref())?;
     let loaded = load_puzzles(source, &args.layout, &BoardRules::default())?;
     if loaded.puzzles.is_empty() {
         return Err(AppError::NoPuzzles {

@@ -9,6 +9,8 @@ pub(super) fn run_dedupe(args: &cli::DedupeArgs) -> Result<ExitCode, AppError> {
         (args.report.as_deref(), "--report"),
     ]);
     output::check_outputs(&[(&args.input.input, "the input")], &outputs)?;
+    check_copy_output(args.output.as_deref())?;
+    check_copy_output(args.rows.as_deref())?;
     let (bytes, layout) = read_dataset(&args.input)?;
     let mut out = Output::open(args.output.as_deref())?;
     let mut rows = args
@@ -71,6 +73,8 @@ pub(super) fn run_split(args: &cli::SplitArgs) -> Result<ExitCode, AppError> {
         outputs.push((report, "--report"));
     }
     output::check_outputs(&[(input, "the input")], &outputs)?;
+    check_copy_output(Some(&train_path))?;
+    check_copy_output(Some(&test_path))?;
     let (bytes, layout) = read_dataset(&args.input)?;
     let mut train = Output::open(Some(&train_path))?;
     let mut test = Output::open(Some(&test_path))?;
@@ -118,6 +122,7 @@ pub(super) fn run_overlap(args: &cli::OverlapArgs) -> Result<ExitCode, AppError>
         ],
         &outputs,
     )?;
+    check_copy_output(args.output.as_deref())?;
     let train = read_input(&args.train, false)?;
     let test = read_input(&args.test, false)?;
     let choice = layout_choice(&args.layout);

@@ -56,7 +56,7 @@ pub(super) fn run_generate(args: &GenerateArgs) -> Result<ExitCode, AppError> {
     output::check_outputs(&[], &named_outputs(&args.out))?;
     let encoding = match args.format {
         Some(_) => Encoding::Plain,
-        None => encoding(args.output_format, args.out.output.as_deref(), usize::MAX),
+        None => encoding(args.output_format, args.out.output.as_deref(), usize::MAX)?,
     };
     let mut out = Output::open_as(args.out.output.as_deref(), encoding)?;
     let (mut report, histogram) = match args.engine {

@@ -87,7 +87,7 @@ pub(super) fn run_job<J: Job>(
     }
     // The run's own columns, typed in a Parquet file; kept input fields come after.
     let ours = COLUMNS.len() + <J::Extra as Columns>::NAMES.len() + usize::from(args.record_index);
-    let encoding = encoding(args.output_format, args.out.output.as_deref(), ours);
+    let encoding = encoding(args.output_format, args.out.output.as_deref(), ours)?;
     if args.report_line && encoding != Encoding::Plain {
         return Err(Usage::ReportLineOfParquet.into());
     }

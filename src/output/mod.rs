@@ -8,9 +8,11 @@
 //! Temporary files are registered so that an interrupted run (Ctrl-C) removes them.
 //!
 //! An output may also be encoded: [`Encoding::Parquet`] turns the CSV rows written into
-//! it into a Parquet file ([`parquet`]), committed the same way.
+//! it into a Parquet file ([`parquet`]), [`Encoding::Compressed`] compresses what is
+//! written (gzip or zstd, as its name asks: [`name`]), committed the same way.
 
 mod data_sync;
+pub mod name;
 pub mod parquet;
 
 use std::fs::{self, File, OpenOptions};
@@ -42,6 +44,13 @@ pub enum OutputError {
         /// What else it names (`the input`, `the --report file`, ...).
         other: String,
     },
+    /// The output's name asks for a format or compression that is not written.
+    Unwritable {
+        /// The output path.
+        path: PathBuf,
+        /// What its name asks for.
+        what: String,
+    },
     /// Writing failed (disk full, closed pipe, ...).
     Write {
         /// The output path, `-` for stdout.
@@ -67,6 +76,12 @@ impl std::fmt::Display for OutputError {
             OutputError::Write { path, source } => {
                 write!(f, "{}: write failed: {source}", path.display())
             }
+            OutputError::Unwritable { path, what } => write!(
+                f,
+                "{}: cannot write {what}; name a .csv, .ndjson (or .jsonl) or .parquet file, \
+                 .gz or .zst after it to compress, or another name with --output-format",
+                path.display()
+            ),
             OutputError::Clash { path, what, other } => write!(
                 f,
                 "{}: {what} would overwrite {other}; name another file",
@@ -100,6 +115,10 @@ enum Sink {
     Plain(Target),
     /// CSV rows read back and written as a Parquet file.
     Parquet(Box<parquet::ParquetRows<Target>>),
+    /// gzip-compressed.
+    Gzip(flate2::write::GzEncoder<Target>),
+    /// Zstandard-compressed.
+    Zstd(zstd::stream::write::Encoder<'static, Target>),
 }
 
 /// How an output encodes what is written into it.
@@ -113,6 +132,19 @@ pub enum Encoding {
         /// How many leading columns are the run's own.
         typed: usize,
     },
+    /// Bytes as written, compressed.
+    Compressed(name::Codec),
+}
+
+impl Encoding {
+    /// The encoding an output's name asks for by itself: compressed by a trailing `.gz`
+    /// or `.zst`, else plain.
+    pub fn of_name(path: Option<&Path>) -> Encoding {
+        match name::Named::of(path).codec {
+            Some(codec) => Encoding::Compressed(codec),
+            None => Encoding::Plain,
+        }
+    }
 }
 
 impl Write for Sink {
@@ -120,12 +152,16 @@ impl Write for Sink {
         match self {
             Sink::Plain(t) => t.write(buf),
             Sink::Parquet(p) => p.write(buf),
+            Sink::Gzip(e) => e.write(buf),
+            Sink::Zstd(e) => e.write(buf),
         }
     }
     fn flush(&mut self) -> io::Result<()> {
         match self {
             Sink::Plain(t) => t.flush(),
             Sink::Parquet(p) => p.flush(),
+            Sink::Gzip(e) => e.flush(),
+            Sink::Zstd(e) => e.flush(),
         }
     }
 }
@@ -139,6 +175,14 @@ impl Sink {
                 p.finish()?;
                 p.inner_mut()
                     .ok_or_else(|| io::Error::other("Parquet output unfinished"))
+            }
+            Sink::Gzip(e) => {
+                e.try_finish()?;
+                Ok(e.get_mut())
+            }
+            Sink::Zstd(e) => {
+                e.do_finish()?;
+                Ok(e.get_mut())
             }
         }
     }
@@ -198,9 +242,10 @@ impl Write for Output {
 }
 
 impl Output {
-    /// Opens `path` for writing; `None` or `-` means stdout.
+    /// Opens `path` for writing, compressed where its name ends in `.gz` or `.zst`
+    /// ([`Encoding::of_name`]); `None` or `-` means stdout.
     pub fn open(path: Option<&Path>) -> Result<Output, OutputError> {
-        Self::open_as(path, Encoding::Plain)
+        Self::open_as(path, Encoding::of_name(path))
     }
 
     /// Opens `path` for writing in `encoding`; `None` or `-` means stdout.
@@ -263,6 +308,18 @@ impl Output {
             Encoding::Parquet { typed } => {
                 Sink::Parquet(Box::new(parquet::ParquetRows::new(target, typed)))
             }
+            Encoding::Compressed(name::Codec::Gzip) => Sink::Gzip(flate2::write::GzEncoder::new(
+                target,
+                flate2::Compression::default(),
+            )),
+            Encoding::Compressed(name::Codec::Zstd) => Sink::Zstd(
+                zstd::stream::write::Encoder::new(target, 3).map_err(|source| {
+                    OutputError::Create {
+                        path: shown.clone(),
+                        source,
+                    }
+                })?,
+            ),
         };
         Ok(Output {
             buffer: BufWriter::with_capacity(256 * 1024, sink),
