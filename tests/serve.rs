@@ -265,12 +265,20 @@ fn encoded_and_columnar_bodies_give_the_clis_rows() {
             "{name}: rows differ from the CLI's"
         );
     }
-    // A body said to be gzip that is not: 400, one line.
-    let wrong = classify(&plain, Some("gzip"));
+    // A body said to be gzip that is not: 400, one line. (Small bodies: the server
+    // answers an error before reading the rest, which a client still sending a large
+    // body sees as a closed connection.)
+    let small: Vec<u8> = plain
+        .split_inclusive(|&b| b == b'\n')
+        .take(3)
+        .flatten()
+        .copied()
+        .collect();
+    let wrong = classify(&small, Some("gzip"));
     assert_eq!(wrong.status, 400, "{}", wrong.body);
     assert!(wrong.json()["error"].is_string());
     // An encoding the server does not decode: 415.
-    let br = classify(&gzip, Some("br"));
+    let br = classify(&small, Some("br"));
     assert_eq!(br.status, 415, "{}", br.body);
     assert!(
         br.json()["error"].as_str().unwrap().contains("br"),
