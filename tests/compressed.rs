@@ -357,3 +357,42 @@ fn outputs_are_written_as_their_names_ask() {
         );
     }
 }
+
+/// An xz stream whose block declares a 4 GiB dictionary: refused by the decoder's
+/// memory limit (exit 2, naming the file), not allocated.
+#[test]
+fn an_xz_stream_declaring_a_huge_dictionary_is_refused_in_bounded_memory() {
+    fn crc32(bytes: &[u8]) -> u32 {
+        let mut h = flate2::Crc::new();
+        h.update(bytes);
+        h.sum()
+    }
+    let files = Files::new();
+    let mut xz = vec![0xfd, b'7', b'z', b'X', b'Z', 0];
+    let flags = [0u8, 1]; // CRC32 check
+    xz.extend_from_slice(&flags);
+    xz.extend_from_slice(&crc32(&flags).to_le_bytes());
+    // Block header: its size / 4 - 1, no sizes, one filter: LZMA2 (0x21) with the
+    // dictionary property 40 (4 GiB - 1), padded to 8 bytes, then its CRC32.
+    let header = [2u8, 0, 0x21, 1, 40, 0, 0, 0];
+    xz.extend_from_slice(&header);
+    xz.extend_from_slice(&crc32(&header).to_le_bytes());
+    xz.extend(std::iter::repeat_n(0x55u8, 150_000));
+    let path = files.write("huge-dictionary.xz", &xz);
+    let child = Command::new(env!("CARGO_BIN_EXE_sudoku-batch"))
+        .args(["classify", s(&path), "-o", "/dev/null", "-q"])
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let (status, peak) = peak_kib(child);
+    assert_eq!(status.code(), Some(2));
+    if let Some(kib) = peak {
+        assert!(kib < 200 * 1024, "peak RSS {kib} KiB");
+    }
+    let out = sudoku_batch(&["classify", s(&path), "-o", "/dev/null"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("huge-dictionary.xz") && stderr.contains("more memory"),
+        "{stderr}"
+    );
+}

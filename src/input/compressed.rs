@@ -80,6 +80,11 @@ pub fn stream_head<R: Read>(reader: &mut R) -> io::Result<io::Cursor<Vec<u8>>> {
     Ok(io::Cursor::new(head))
 }
 
+/// The most memory the xz decoder may take (a stream needing more is an error): as
+/// much as zstd's largest default window, and past what `xz -9` (64 MiB dictionary)
+/// needs to decode.
+pub const XZ_MEMORY_LIMIT: u64 = 128 << 20;
+
 /// The decoded bytes of a compressed input, made on another thread.
 pub struct Decoded {
     blocks: Receiver<io::Result<Vec<u8>>>,
@@ -146,7 +151,16 @@ pub fn decode<R: Read + Send + 'static>(source: R, compression: Compression) -> 
         let decoder: Box<dyn Read> = match compression {
             Compression::Gzip => Box::new(flate2::bufread::MultiGzDecoder::new(counted)),
             Compression::Zstd => Box::new(zstd::stream::read::Decoder::with_buffer(counted)?),
-            Compression::Xz => Box::new(liblzma::bufread::XzDecoder::new_multi_decoder(counted)),
+            Compression::Xz => {
+                // Memory bounded as zstd's window is: a stream may declare a dictionary
+                // of up to 4 GiB, which the decoder would otherwise allocate.
+                let stream = liblzma::stream::Stream::new_stream_decoder(
+                    XZ_MEMORY_LIMIT,
+                    liblzma::stream::CONCATENATED,
+                )
+                .map_err(io::Error::other)?;
+                Box::new(liblzma::bufread::XzDecoder::new_stream(counted, stream))
+            }
             Compression::Zip => {
                 return Err(io::Error::other("a zip archive is read from a file"));
             }
@@ -283,6 +297,11 @@ fn pump(mut decoder: impl Read, send: &Sender) -> io::Result<()> {
 fn described(e: io::Error, compression: Compression, at: Option<u64>) -> io::Error {
     let what = if e.kind() == io::ErrorKind::UnexpectedEof {
         "truncated".to_string()
+    } else if compression == Compression::Xz && e.to_string() == "memory limit reached" {
+        format!(
+            "needs more memory to decode than the {} MiB allowed (a dictionary that large)",
+            XZ_MEMORY_LIMIT >> 20
+        )
     } else {
         format!("corrupt ({e})")
     };
