@@ -328,3 +328,36 @@ fn options_that_rows_cannot_carry_are_refused() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no fields to keep"));
 }
+
+/// Kept fields holding line ends (`\n`, `\r\n`, a lone `\r`) are quoted, so the
+/// output reads back as one row per record with the values as read, by the csv crate
+/// as by any CSV reader.
+#[test]
+fn kept_fields_with_line_ends_stay_one_row_each() {
+    let puzzles: Vec<String> = common::load("minimal.txt")
+        .iter()
+        .take(3)
+        .map(|r| r.puzzle.to_string())
+        .collect();
+    let notes = ["multi\nline", "two\r\nends", "lone\rcr"];
+    let mut text = "puzzle,note\n".to_string();
+    for (p, n) in puzzles.iter().zip(notes) {
+        text.push_str(&format!("{p},\"{n}\"\n"));
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("notes.csv");
+    std::fs::write(&path, &text).unwrap();
+    let out = ok(
+        &["classify", path.to_str().unwrap(), "--keep-columns", "-q"],
+        None,
+    );
+    let mut reader = csv::Reader::from_reader(&out.stdout[..]);
+    let header: Vec<String> = reader.headers().unwrap().iter().map(String::from).collect();
+    assert_eq!(header.last().map(String::as_str), Some("note"));
+    let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    assert_eq!(rows.len(), 3, "{}", String::from_utf8_lossy(&out.stdout));
+    for ((row, p), n) in rows.iter().zip(&puzzles).zip(notes) {
+        assert_eq!((&row[1], &row[3]), (p.as_str(), "unique"));
+        assert_eq!(&row[row.len() - 1], n);
+    }
+}

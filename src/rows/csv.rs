@@ -119,11 +119,15 @@ fn write_raw_puzzle(out: &mut Vec<u8>, raw: &[u8]) {
     quote_tail(out, start);
 }
 
-/// Quotes `out[start..]` as a CSV field if it holds a comma or quote, doubling quotes.
-/// Works in place from the back: no allocation beyond the buffer's growth.
+/// Quotes `out[start..]` as a CSV field if it holds a comma, a quote or a line end
+/// (`\n` or `\r`: unquoted, either would end the row), doubling quotes. Works in place
+/// from the back: no allocation beyond the buffer's growth.
 fn quote_tail(out: &mut Vec<u8>, start: usize) {
     let field = &out[start..];
-    if !field.iter().any(|&b| b == b',' || b == b'"') {
+    if !field
+        .iter()
+        .any(|&b| matches!(b, b',' | b'"' | b'\n' | b'\r'))
+    {
         return;
     }
     let quotes = field.iter().filter(|&&b| b == b'"').count();
