@@ -14,19 +14,7 @@ fn sudoku_batch(args: &[&str]) -> Output {
         .unwrap()
 }
 
-/// A version 1.0 `.npy` file.
-fn npy(descr: &str, shape: &str, data: &[u8]) -> Vec<u8> {
-    let mut header = format!("{{'descr': '{descr}', 'fortran_order': False, 'shape': {shape}, }}");
-    while (10 + header.len() + 1) % 64 != 0 {
-        header.push(' ');
-    }
-    header.push('\n');
-    let mut out = b"\x93NUMPY\x01\x00".to_vec();
-    out.extend_from_slice(&(header.len() as u16).to_le_bytes());
-    out.extend_from_slice(header.as_bytes());
-    out.extend_from_slice(data);
-    out
-}
+use common::npy;
 
 #[test]
 fn arrays_give_the_rows_of_the_same_puzzles_as_lines() {

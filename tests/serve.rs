@@ -202,23 +202,13 @@ fn json_solve_classify_and_grade_answer_every_puzzle_in_order() {
     assert!(graded.as_object().unwrap().contains_key("bound"));
 }
 
-/// The bytes of a version 1.0 `.npy` array of `(n, 81)` `uint8` cells, 0 for empty.
+/// The bytes of a `.npy` array of `(n, 81)` `uint8` cells, 0 for empty.
 fn npy_of(puzzles: &[String]) -> Vec<u8> {
-    let mut header = format!(
-        "{{'descr': '|u1', 'fortran_order': False, 'shape': ({}, 81), }}",
-        puzzles.len()
-    );
-    while (10 + header.len() + 1) % 64 != 0 {
-        header.push(' ');
-    }
-    header.push('\n');
-    let mut out = b"\x93NUMPY\x01\x00".to_vec();
-    out.extend_from_slice(&(header.len() as u16).to_le_bytes());
-    out.extend_from_slice(header.as_bytes());
-    for p in puzzles {
-        out.extend(p.bytes().map(|b| if b == b'.' { 0 } else { b - b'0' }));
-    }
-    out
+    let cells: Vec<u8> = puzzles
+        .iter()
+        .flat_map(|p| p.bytes().map(|b| if b == b'.' { 0 } else { b - b'0' }))
+        .collect();
+    common::npy("|u1", &format!("({}, 81)", puzzles.len()), &cells)
 }
 
 /// Dataset bodies are read as the command line reads files: gzip, zstd and xz told by

@@ -204,6 +204,21 @@ pub fn load_path(path: &std::path::Path) -> Vec<Loaded> {
     out
 }
 
+/// The bytes of a version 1.0 `.npy` file of dtype `descr` and `shape` (Python's
+/// spelling, `(n, 81)`) holding `data`.
+pub fn npy(descr: &str, shape: &str, data: &[u8]) -> Vec<u8> {
+    let mut header = format!("{{'descr': '{descr}', 'fortran_order': False, 'shape': {shape}, }}");
+    while (10 + header.len() + 1) % 64 != 0 {
+        header.push(' ');
+    }
+    header.push('\n');
+    let mut out = b"\x93NUMPY\x01\x00".to_vec();
+    out.extend_from_slice(&(header.len() as u16).to_le_bytes());
+    out.extend_from_slice(header.as_bytes());
+    out.extend_from_slice(data);
+    out
+}
+
 #[allow(unused_imports)]
 pub use reference::{board_values, reference_count, reference_count_board, reference_units};
 
