@@ -648,6 +648,21 @@ fn outputs_that_name_an_input_or_each_other_are_refused_before_any_work() {
         );
         assert_eq!(std::fs::read(&input).unwrap(), before, "{args:?}");
     }
+    // Stdin redirected from the file named as the output: the same file.
+    for command in ["classify", "dedupe"] {
+        let out = bin()
+            .args([command, "-", "-o", &s(&input)])
+            .stdin(std::fs::File::open(&input).unwrap())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{command}");
+        assert!(
+            stderr(&out).contains("would overwrite the input"),
+            "{command}: {}",
+            stderr(&out)
+        );
+        assert_eq!(std::fs::read(&input).unwrap(), before, "{command}");
+    }
     assert!(!r.exists());
     // Special files may repeat.
     let out = run(&[

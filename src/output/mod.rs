@@ -564,10 +564,13 @@ pub fn check_outputs(
     inputs: &[(&Path, &str)],
     outputs: &[(&Path, &str)],
 ) -> Result<(), OutputError> {
+    // Stdin (`-`) is the file it is redirected from, where it is one (`< in.txt`).
+    let stdin = Path::new(if cfg!(unix) { "/dev/stdin" } else { "-" });
     let mut seen: Vec<(FileId, String)> = inputs
         .iter()
+        .map(|&(p, what)| (if p == Path::new("-") { stdin } else { p }, what))
         .filter(|(p, _)| *p != Path::new("-"))
-        .filter_map(|&(p, what)| file_id(p).map(|id| (id, what.to_string())))
+        .filter_map(|(p, what)| file_id(p).map(|id| (id, what.to_string())))
         .collect();
     for &(path, what) in outputs {
         if path == Path::new("-") {
