@@ -37,11 +37,11 @@ cargo test --profile ci 2>&1 | tee -a "$log"
 cargo clippy --profile ci --all-targets -- -D warnings
 RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --quiet
 [ -x target/venv/bin/python ] || python3 -m venv target/venv
-target/venv/bin/pip install -q --disable-pip-version-check "pyspark>=3.5,<5" pytest \
+target/venv/bin/python -m pip install -q --disable-pip-version-check "pyspark>=3.5,<5" pytest \
     numpy pandas pyarrow polars duckdb selenium
 PYO3_PYTHON=target/venv/bin/python cargo clippy --profile ci -p sudoku-batch-python -- -D warnings
 MATURIN_PEP517_ARGS="--profile ci" \
-    target/venv/bin/pip install -q --disable-pip-version-check ./python
+    target/venv/bin/python -m pip install -q --disable-pip-version-check ./python
 # The Python, Spark, browser and reader tests run the binary the Rust tests built.
 SUDOKU_BATCH_BIN="$PWD/target/ci/sudoku-batch" \
     target/venv/bin/python -m pytest -q -rs python/tests tests/spark tests/browser tests/readers \
