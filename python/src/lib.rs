@@ -25,7 +25,7 @@ use sudoku_batch::engine::{Budget, Fast};
 use sudoku_batch::explainer::{Rater, Rules, Technique, SLUGS};
 use sudoku_batch::generate::{Pattern, Spec, Target, MIN_GIVENS};
 use sudoku_batch::grader::{Levels, TECHNIQUE_NAMES};
-use sudoku_batch::input::{open, Choice, ColumnChoice, OpenOptions};
+use sudoku_batch::input::{open, Choice, ColumnChoice, HowToOpen};
 use sudoku_batch::jobs::{Canon, Classify, Generate, Grade, Job, MadeRecord, Maker, Solve};
 use sudoku_batch::output::Output;
 use sudoku_batch::pipeline::{self, RunOptions};
@@ -544,9 +544,9 @@ fn classify_file(
     let output = output.unwrap_or("/dev/null").to_string();
     py.allow_threads(move || {
         // Any input the command line reads: plain, compressed, NumPy, Parquet.
-        let how = OpenOptions {
+        let how = HowToOpen {
             column: Some(&column),
-            ..OpenOptions::default()
+            ..HowToOpen::default()
         };
         let opened = open(&path, &how).map_err(|e| PyOSError::new_err(e.to_string()))?;
         let mut out = Output::open(Some(Path::new(&output)))

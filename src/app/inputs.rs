@@ -11,7 +11,7 @@ pub(super) fn open_input(
     column: &ColumnChoice,
     shard: Option<Shard>,
 ) -> Result<input::Opened, AppError> {
-    let options = input::OpenOptions {
+    let options = input::HowToOpen {
         no_mmap,
         member,
         column: Some(column),

@@ -35,7 +35,7 @@ pub use csv::unclosed_quote_line;
 pub use detect::{detect_layout, detect_layout_as};
 pub use mapping::{cr_to_lf, lone_cr_line_ends, open_file, InputBytes};
 pub use open::{
-    is_special, is_stdin, open, open_bytes, open_stream, OpenError, OpenOptions, Opened, Reader,
+    is_special, is_stdin, open, open_bytes, open_stream, HowToOpen, OpenError, Opened, Reader,
 };
 
 use crate::grid::{Grid, ParseError};

@@ -53,7 +53,7 @@ impl Opened {
 
 /// How to open an input.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct OpenOptions<'a> {
+pub struct HowToOpen<'a> {
     /// Read a regular file instead of mapping it.
     pub no_mmap: bool,
     /// The member of a zip archive to read (needed when it holds several files).
@@ -151,7 +151,7 @@ pub fn is_special(path: &Path) -> bool {
 /// (never read whole), compressed inputs (told by their first bytes) streamed through
 /// their decoder, NumPy arrays read a row at a time, Parquet files and plain files
 /// mapped.
-pub fn open(input: &Path, options: &OpenOptions<'_>) -> Result<Opened, OpenError> {
+pub fn open(input: &Path, options: &HowToOpen<'_>) -> Result<Opened, OpenError> {
     let io_error = |source| -> OpenError {
         InputError::Io {
             path: input.to_path_buf(),
@@ -198,7 +198,7 @@ pub fn open(input: &Path, options: &OpenOptions<'_>) -> Result<Opened, OpenError
 pub fn open_stream(
     mut reader: Reader,
     name: &Path,
-    options: &OpenOptions<'_>,
+    options: &HowToOpen<'_>,
 ) -> Result<Opened, OpenError> {
     let io_error = |source| -> OpenError {
         InputError::Io {
@@ -241,7 +241,7 @@ pub fn open_stream(
 pub fn open_bytes(
     bytes: Vec<u8>,
     name: &Path,
-    options: &OpenOptions<'_>,
+    options: &HowToOpen<'_>,
 ) -> Result<Opened, OpenError> {
     if bytes.starts_with(parquet::MAGIC) {
         let column = options.column.cloned().unwrap_or(ColumnChoice::Auto);
@@ -264,7 +264,7 @@ pub fn open_bytes(
 fn parquet_pieces(
     file: ParquetFile,
     name: &Path,
-    options: &OpenOptions<'_>,
+    options: &HowToOpen<'_>,
 ) -> Result<Opened, OpenError> {
     let pieces = file.pieces(options.shard).map_err(|source| {
         OpenError::Input(InputError::Io {

@@ -30,7 +30,7 @@ use crate::generate::{Pattern, Spec, Target, MIN_GIVENS};
 use crate::grader::Levels;
 use crate::grid::Unit;
 use crate::input::compressed::{self, Compression};
-use crate::input::{open_stream, Choice, ColumnChoice, Format, OpenOptions, Reader};
+use crate::input::{open_stream, Choice, ColumnChoice, Format, HowToOpen, Reader};
 use crate::jobs::{Canon, Classify, Generate, Generated, Grade, Job, Solve};
 use crate::output::Output;
 use crate::pipeline::{self, BoardSetup, RunOptions, Worker};
@@ -436,10 +436,10 @@ where
                 None => Box::new(body),
                 Some(c) => Box::new(compressed::decode(body, c)),
             };
-            let how = OpenOptions {
+            let how = HowToOpen {
                 column: Some(&options.input.column),
                 parquet_in_memory: Some(max_body),
-                ..OpenOptions::default()
+                ..HowToOpen::default()
             };
             let opened = open_stream(reader, name, &how).map_err(|e| e.to_string())?;
             pipeline::run(&job, name, opened, &options, &mut output).map_err(|e| e.to_string())
