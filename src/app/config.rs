@@ -161,11 +161,8 @@ pub(super) fn encoding(
     Ok(match (parquet, named.codec) {
         (true, None) => Encoding::Parquet { typed },
         (true, Some(_)) => {
-            return Err(OutputError::Unwritable {
-                path: output.unwrap_or(Path::new("-")).to_path_buf(),
-                what: "a compressed Parquet file: Parquet compresses its own pages".into(),
-            }
-            .into())
+            let path = output.unwrap_or(Path::new("-"));
+            return Err(crate::output::name::compressed_parquet(path).into());
         }
         (false, Some(codec)) => Encoding::Compressed(codec),
         (false, None) => Encoding::Plain,

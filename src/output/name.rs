@@ -89,9 +89,7 @@ impl Named {
             Some("parquet") if !parquet => "Parquet here: this command copies its input's \
                 records as they are, as text"
                 .to_string(),
-            Some("parquet") if self.codec.is_some() => {
-                "a compressed Parquet file: Parquet compresses its own pages".to_string()
-            }
+            Some("parquet") if self.codec.is_some() => return Some(compressed_parquet(path)),
             Some(ext) => {
                 let (_, what) = UNWRITABLE.iter().find(|(e, _)| *e == ext)?;
                 (*what).to_string()
@@ -102,6 +100,14 @@ impl Named {
             path: path.to_path_buf(),
             what,
         })
+    }
+}
+
+/// The error for Parquet asked for into a name that also asks for compression.
+pub fn compressed_parquet(path: &Path) -> OutputError {
+    OutputError::Unwritable {
+        path: path.to_path_buf(),
+        what: "a compressed Parquet file: Parquet compresses its own pages".into(),
     }
 }
 
