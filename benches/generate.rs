@@ -7,9 +7,9 @@
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use sudoku_batch::generate::{make, record_rng, Orbits, Pattern, Spec, Target};
-use sudoku_batch::variant::Variant;
-use sudoku_batch::{Engine, Fast};
+use sudoku_batch::engines::generate::{make, record_rng, Orbits, Pattern, Spec, Target};
+use sudoku_batch::values::geometry::Variant;
+use sudoku_batch::{Bitboards, Engine};
 
 const BATCH: u64 = 200;
 
@@ -28,7 +28,7 @@ fn generators(c: &mut Criterion) {
             target: Target::Minimal,
         };
         let orbits = Orbits::new(spec.pattern);
-        let mut solver = Fast::new(Variant::Classic);
+        let mut solver = Bitboards::new(Variant::Classic);
         let mut next = 0u64;
         group.bench_function(BenchmarkId::from_parameter("sudoku-batch"), |b| {
             b.iter(|| {

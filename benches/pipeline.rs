@@ -5,9 +5,9 @@ use std::path::Path;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use sudoku_batch::input::open_file;
 use sudoku_batch::jobs::Classify;
-use sudoku_batch::output::Output;
+use sudoku_batch::pipeline::input::open_file;
+use sudoku_batch::pipeline::output::Output;
 use sudoku_batch::pipeline::{run_file, RunOptions};
 
 mod common;

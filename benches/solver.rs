@@ -7,7 +7,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use sudoku_batch::input::{detect_layout, ColumnChoice};
+use sudoku_batch::pipeline::input::{detect_layout, ColumnChoice};
 use sudoku_batch::{Grid, Outcome, Solver};
 
 mod common;
@@ -22,7 +22,7 @@ const DATASETS: &[(&str, &str)] = &[
 fn load(path: &Path) -> Vec<Grid> {
     let bytes = std::fs::read(path).unwrap();
     let layout = detect_layout(&bytes, None, &ColumnChoice::Auto).unwrap();
-    sudoku_batch::bench::load(&bytes, &layout, &Default::default()).puzzles
+    sudoku_batch::datasets::bench::load(&bytes, &layout, &Default::default()).puzzles
 }
 
 fn solvers(c: &mut Criterion) {

@@ -13,8 +13,8 @@ use std::collections::HashMap;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use sudoku_batch::canon::Canonicalizer;
-use sudoku_batch::input::{detect_layout, ColumnChoice};
+use sudoku_batch::engines::canon::Canonicalizer;
+use sudoku_batch::pipeline::input::{detect_layout, ColumnChoice};
 
 fn main() -> ExitCode {
     match run(&std::env::args().skip(1).collect::<Vec<_>>()) {
@@ -40,7 +40,7 @@ fn run(args: &[String]) -> Result<String, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
     let layout =
         detect_layout(&bytes, None, &ColumnChoice::Auto).map_err(|e| format!("{path}: {e}"))?;
-    let grids = sudoku_batch::bench::load(&bytes, &layout, &Default::default()).puzzles;
+    let grids = sudoku_batch::datasets::bench::load(&bytes, &layout, &Default::default()).puzzles;
     let crate_puzzles: Vec<sudoku::Sudoku> = grids
         .iter()
         .filter_map(|p| sudoku::Sudoku::from_bytes(*p.cells()).ok())

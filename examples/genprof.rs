@@ -1,13 +1,13 @@
 //! Profiling harness for generation: full grids alone, then whole minimal puzzles.
 use std::time::Instant;
-use sudoku_batch::generate::{full_grid, make, record_rng, Orbits, Pattern, Spec, Target};
-use sudoku_batch::variant::Variant;
-use sudoku_batch::{Engine, Fast};
+use sudoku_batch::engines::generate::{full_grid, make, record_rng, Orbits, Pattern, Spec, Target};
+use sudoku_batch::values::geometry::Variant;
+use sudoku_batch::{Bitboards, Engine};
 fn main() {
     let n: u64 = std::env::args()
         .nth(1)
         .map_or(20000, |s| s.parse().unwrap());
-    let mut solver = Fast::new(Variant::Classic);
+    let mut solver = Bitboards::new(Variant::Classic);
     let t = Instant::now();
     let mut x = 0;
     for i in 0..n {
@@ -78,7 +78,7 @@ fn main() {
 
 /// Counts engine calls by kind.
 pub struct Counting {
-    inner: Box<Fast>,
+    inner: Box<Bitboards>,
     pub counts: u64,
     pub excl: u64,
     pub excl_unsolvable: u64,
@@ -88,7 +88,7 @@ pub struct Counting {
 impl sudoku_batch::Engine for Counting {
     fn new(variant: Variant) -> Box<Self> {
         Box::new(Counting {
-            inner: Fast::new(variant),
+            inner: Bitboards::new(variant),
             counts: 0,
             excl: 0,
             excl_unsolvable: 0,
@@ -98,11 +98,11 @@ impl sudoku_batch::Engine for Counting {
     }
     fn count_board(
         &mut self,
-        board: &sudoku_batch::variant::Board,
+        board: &sudoku_batch::values::board::Board,
         limit: u64,
     ) -> Result<
-        Result<sudoku_batch::variant::BoardCount, sudoku_batch::variant::BoardClash>,
-        sudoku_batch::variant::GeometryError,
+        Result<sudoku_batch::values::search::BoardCount, sudoku_batch::values::search::BoardClash>,
+        sudoku_batch::values::geometry::GeometryError,
     > {
         self.inner.count_board(board, limit)
     }
@@ -135,7 +135,7 @@ impl sudoku_batch::Engine for Counting {
     fn stats(&self) -> sudoku_batch::SearchStats {
         self.inner.stats()
     }
-    fn set_budget(&mut self, budget: sudoku_batch::engine::Budget) {
+    fn set_budget(&mut self, budget: sudoku_batch::values::search::Budget) {
         self.inner.set_budget(budget);
     }
 }

@@ -7,7 +7,7 @@
 //! cargo run --release --example se_steps -- PUZZLE [bank|se121]
 //! ```
 
-use sudoku_batch::explainer::{Board, Rater, Rules};
+use sudoku_batch::engines::explainer::{Pencilmarks, Rater, Rules};
 use sudoku_batch::Grid;
 
 fn main() {
@@ -22,7 +22,7 @@ fn main() {
         Some("se121") => Rules::SE121,
         _ => Rules::SUKAKU,
     };
-    let mut b = Board::new(&grid);
+    let mut b = Pencilmarks::new(&grid);
     let show: usize = std::env::var("SHOW")
         .ok()
         .and_then(|s| s.parse().ok())

@@ -12,7 +12,7 @@
 use std::process::ExitCode;
 use std::time::Instant;
 
-use sudoku_batch::input::{detect_layout, ColumnChoice};
+use sudoku_batch::pipeline::input::{detect_layout, ColumnChoice};
 
 fn main() -> ExitCode {
     match run(&std::env::args().skip(1).collect::<Vec<_>>()) {
@@ -41,7 +41,7 @@ fn run(args: &[String]) -> Result<String, String> {
     let layout =
         detect_layout(&bytes, None, &ColumnChoice::Auto).map_err(|e| format!("{path}: {e}"))?;
     let puzzles: Vec<sudoku::Sudoku> =
-        sudoku_batch::bench::load(&bytes, &layout, &Default::default())
+        sudoku_batch::datasets::bench::load(&bytes, &layout, &Default::default())
             .puzzles
             .iter()
             .filter_map(|p| sudoku::Sudoku::from_bytes(*p.cells()).ok())

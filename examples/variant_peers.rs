@@ -10,7 +10,9 @@
 
 use std::time::Instant;
 
-use sudoku_batch::variant::{Board, Variant, VariantSolver};
+use sudoku_batch::engines::variant::VariantSolver;
+use sudoku_batch::values::board::Board;
+use sudoku_batch::values::geometry::Variant;
 use sudoku_variants::constraint::{
     CompositeConstraint, Constraint, DefaultConstraint, DiagonalsConstraint,
 };

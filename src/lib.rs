@@ -1,24 +1,23 @@
 //! sudoku-batch: solve, classify and benchmark Sudoku puzzle datasets at hardware speed.
 //!
-//! The library behind the `sudoku-batch` command, one pipeline with thin ends:
+//! The library behind the `sudoku-batch` command, one pipeline with thin ends. Each
+//! folder is a layer that uses only the layers before it:
 //!
-//! - values: [`grid`] (the 81-cell value type), [`marks`] (pencil-mark puzzles),
-//!   [`puzzle`] (a puzzle of any shape and its answer: what goes through every layer),
-//!   [`validate`] (clashes of a full or partial grid), [`report`] (counts, percentiles,
-//!   exporters);
-//! - engines: [`engine`] (the interface), [`solver`] (the classic band-bitboard engine),
-//!   [`dlx`] (dancing links, an independent second engine),
-//!   [`grader`] (human techniques, for ratings);
-//! - jobs: [`jobs`] (solve, classify, minimize: record in, answer out);
-//! - pipeline: [`input`] (mapping files, formats, record finding), [`pipeline`] (chunks on
-//!   a rayon pool, ordered output), [`rows`] (row formats), [`output`] (atomic files);
-//!   [`batch`] runs jobs on in-memory puzzles for front ends without files;
-//! - exporters: [`report`] (JSON, `.hgrm`), [`plot`] (SVG charts), [`merge`] (reports of a
-//!   run's parts added up);
-//! - command cores: [`bench`](mod@bench), [`corpus`], [`generate`](mod@generate) (making
-//!   puzzles), [`canon`] (canonical forms), [`classes`] with [`dedupe`] and [`split`]
-//!   (records grouped by equivalence);
-//! - front ends: [`cli`] and [`app`] (the command line), [`serve`] (HTTP).
+//! 1. [`values`]: grids, pencil marks, boards of every size, a puzzle of any shape and
+//!    its answer, what a search returns ([`values::search`]), a record's status;
+//! 2. [`engines`]: the [`Engine`] interface and its implementations (the band-bitboard
+//!    [`engines::solver`], the variant mask engine, dancing links [`engines::dlx`]), the
+//!    raters ([`engines::grader`], [`engines::explainer`]), canonical forms, transforms
+//!    and the puzzle generator: no files, no threads;
+//! 3. [`reports`]: results as plain data (counts, histograms, bench results) and their
+//!    exporters (JSON, `.hgrm`, SVG charts, merged shards);
+//! 4. [`jobs`]: solve, classify, grade, minimize, canon, generate: record in, answer out;
+//! 5. [`pipeline`]: [`pipeline::input`] (opening any file, stream or bytes: detection,
+//!    decompression, NumPy, Parquet, record finding), chunks on a rayon pool, ordered
+//!    [`pipeline::rows`] into [`pipeline::output`] (atomic files), and
+//!    [`pipeline::batch`] for in-memory puzzles;
+//! 6. [`datasets`]: the dataset commands' cores (bench, classes, dedupe, split, show);
+//! 7. front ends: [`cli`] (options) and [`app`] (running them), [`serve`] (HTTP).
 //!
 //! ```
 //! use sudoku_batch::{Classification, Grid, Solver};
@@ -40,37 +39,17 @@
 #![warn(missing_docs)]
 
 pub mod app;
-pub mod batch;
-pub mod bench;
-pub mod canon;
-pub mod classes;
 pub mod cli;
-pub mod corpus;
-pub mod dedupe;
-pub mod dlx;
-pub mod engine;
-pub mod explainer;
-pub mod generate;
-pub mod grader;
-pub mod grid;
-pub mod input;
+pub mod datasets;
+pub mod engines;
 pub mod jobs;
-pub mod marks;
-pub mod merge;
-pub mod output;
 pub mod pipeline;
-pub mod plot;
-pub mod puzzle;
-pub mod report;
-pub mod rows;
+pub mod reports;
 pub mod serve;
-pub mod show;
-pub mod solver;
-pub mod split;
-pub mod validate;
-pub mod variant;
+pub mod values;
 
-pub use engine::{Engine, Fast};
-pub use grid::{Clash, Grid, ParseError, ParseErrorKind, Unit};
-pub use puzzle::{Answer, Puzzle, Shape, Shapes, Solution};
-pub use solver::{Classification, Count, Outcome, SearchStats, Solver};
+pub use engines::solver::Solver;
+pub use engines::{Bitboards, Engine};
+pub use values::grid::{Clash, Grid, ParseError, ParseErrorKind, Unit};
+pub use values::puzzle::{Answer, Puzzle, Shape, Shapes, Solution};
+pub use values::search::{Budget, Classification, Count, Outcome, SearchStats};

@@ -208,7 +208,7 @@ fn nul_bytes_utf16_and_random_binary() {
     assert!(rows.iter().all(|r| r.status == "invalid"));
 
     // 1 MB of deterministic pseudo-random bytes.
-    let mut rng = sudoku_batch::corpus::Rng::new(42);
+    let mut rng = sudoku_batch::engines::corpus::Rng::new(42);
     let binary: Vec<u8> = (0..1 << 20).map(|_| rng.next_u64() as u8).collect();
     let rows = lines_case("random.bin", &binary);
     assert!(rows.len() > 1000);
@@ -361,7 +361,7 @@ fn csv_column_by_index_and_name() {
 
 #[test]
 fn file_changed_while_mapped_is_detected() {
-    use sudoku_batch::input::{open_file, InputError};
+    use sudoku_batch::pipeline::input::{open_file, InputError};
     let f = fixture("grow.txt", format!("{P}\n").as_bytes());
     let mapped = open_file(&f.path, false).unwrap();
     assert!(mapped.check_unchanged(&f.path).is_ok());

@@ -5,9 +5,11 @@ mod common;
 
 use std::process::Command;
 
-use sudoku_batch::dlx::Dlx;
-use sudoku_batch::engine::{Budget, Engine, Fast};
-use sudoku_batch::variant::{Board, Variant};
+use sudoku_batch::engines::dlx::Dlx;
+use sudoku_batch::engines::{Bitboards, Engine};
+use sudoku_batch::values::board::Board;
+use sudoku_batch::values::geometry::Variant;
+use sudoku_batch::values::search::Budget;
 use sudoku_batch::{Classification, Grid, Outcome};
 
 /// A top95 puzzle whose first solution takes `engine` more than one branch.
@@ -47,7 +49,7 @@ fn check_engine<E: Engine>() {
 
 #[test]
 fn grid_engines_give_up_at_their_budget() {
-    check_engine::<Fast>();
+    check_engine::<Bitboards>();
     check_engine::<Dlx>();
 }
 
@@ -66,7 +68,7 @@ fn check_board_engine<E: Engine>() {
 
 #[test]
 fn board_engines_give_up_at_their_budget() {
-    check_board_engine::<Fast>();
+    check_board_engine::<Bitboards>();
     check_board_engine::<Dlx>();
 }
 

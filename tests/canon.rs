@@ -4,7 +4,7 @@
 mod common;
 
 use common::{load_path, unique_datasets};
-use sudoku_batch::canon::{Canonicalizer, TRANSFORMS};
+use sudoku_batch::engines::canon::{Canonicalizer, TRANSFORMS};
 use sudoku_batch::Grid;
 
 /// All 1,296 permutations of nine lines that keep groups of three (bands or stacks).

@@ -301,8 +301,8 @@ fn outputs_are_written_as_their_names_ask() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let train = gunzip(&std::fs::read(files.dir.path().join("k.csv.train.gz")).unwrap());
-    let test = gunzip(&std::fs::read(files.dir.path().join("k.csv.test.gz")).unwrap());
+    let train = gunzip(&std::fs::read(files.dir.path().join("k.train.csv.gz")).unwrap());
+    let test = gunzip(&std::fs::read(files.dir.path().join("k.test.csv.gz")).unwrap());
     assert_eq!(train.iter().filter(|&&b| b == b'\n').count(), 1 + 1600);
     assert_eq!(test.iter().filter(|&&b| b == b'\n').count(), 1 + 400);
     let deduped = files.dir.path().join("kept.csv.zst");
@@ -337,14 +337,14 @@ fn outputs_are_written_as_their_names_ask() {
         assert!(!out_path.exists());
     }
     for (args, name, says) in [
-        (vec!["classify", input], "rows.tsv", "tab-separated"),
+        (vec!["classify", input], "rows.json", "JSON documents"),
         (vec!["classify", input], "rows.csv.xz", "xz compression"),
         (
             vec!["classify", input],
             "rows.parquet.gz",
             "compressed Parquet",
         ),
-        (vec!["dedupe", input], "kept.parquet", "Parquet here"),
+        (vec!["dedupe", input], "kept.ndjson", "JSON lines here"),
     ] {
         let out_path = files.dir.path().join(name);
         let mut all = args.clone();

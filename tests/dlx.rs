@@ -4,9 +4,9 @@
 
 mod common;
 
-use sudoku_batch::dlx::Dlx;
-use sudoku_batch::variant::Variant;
-use sudoku_batch::{Engine, Fast, Grid};
+use sudoku_batch::engines::dlx::Dlx;
+use sudoku_batch::values::geometry::Variant;
+use sudoku_batch::{Bitboards, Engine, Grid};
 
 fn classify(file: &str, engine: &str) -> Vec<csv::StringRecord> {
     let out = common::stdout_of(&["classify", file, "--quiet", "--engine", engine]);
@@ -40,7 +40,7 @@ fn dlx_agrees_with_the_band_solver_on_every_bundled_file() {
 #[test]
 fn dlx_counts_match_on_puzzles_with_many_solutions() {
     let mut dlx = Dlx::new(Variant::Classic);
-    let mut fast = Fast::new(Variant::Classic);
+    let mut fast = Bitboards::new(Variant::Classic);
     for r in common::load("cases.tsv") {
         for limit in [1, 2, 10, 1000] {
             assert_eq!(

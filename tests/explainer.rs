@@ -8,7 +8,7 @@ mod common;
 
 use std::collections::BTreeMap;
 
-use sudoku_batch::explainer::{Board, Rater, Rules};
+use sudoku_batch::engines::explainer::{Pencilmarks, Rater, Rules};
 use sudoku_batch::{Classification, Grid, Solver};
 
 struct Reference {
@@ -97,7 +97,7 @@ fn steps_keep_the_solution() {
         let Classification::Unique(solution) = solver.classify(&r.puzzle) else {
             panic!("{} is not unique", r.puzzle);
         };
-        let mut b = Board::new(&r.puzzle);
+        let mut b = Pencilmarks::new(&r.puzzle);
         while let Some(h) = rater.next_hint(&b) {
             h.apply(&mut b);
             for c in 0..81 {

@@ -289,8 +289,8 @@ fn edge_case_grid_files_read_as_one_record_each() {
 }
 
 /// Candidates left by the givens (each given alone in its cell, peers' digits removed).
-fn marks_after_givens(p: &sudoku_batch::Grid) -> sudoku_batch::marks::Marks {
-    let mut marks = sudoku_batch::marks::Marks::of_grid(p);
+fn marks_after_givens(p: &sudoku_batch::Grid) -> sudoku_batch::values::marks::Marks {
+    let mut marks = sudoku_batch::values::marks::Marks::of_grid(p);
     for cell in 0..81 {
         if p.get(cell) != 0 {
             continue;
@@ -306,8 +306,8 @@ fn marks_after_givens(p: &sudoku_batch::Grid) -> sudoku_batch::marks::Marks {
     marks
 }
 
-fn marks_line(m: &sudoku_batch::marks::Marks) -> String {
-    let mut text = [0u8; sudoku_batch::marks::MARKS_LEN];
+fn marks_line(m: &sudoku_batch::values::marks::Marks) -> String {
+    let mut text = [0u8; sudoku_batch::values::marks::MARKS_LEN];
     m.write_line(&mut text);
     String::from_utf8(text.to_vec()).unwrap()
 }

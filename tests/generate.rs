@@ -6,9 +6,9 @@ mod common;
 
 use std::process::{Command, Output};
 
-use sudoku_batch::explainer::Rater;
-use sudoku_batch::grader::Level;
+use sudoku_batch::engines::explainer::Rater;
 use sudoku_batch::jobs::Graded;
+use sudoku_batch::values::level::Level;
 use sudoku_batch::{Grid, Solver};
 
 fn bin() -> Command {

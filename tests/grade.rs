@@ -6,7 +6,8 @@ mod common;
 
 use std::process::Command;
 
-use sudoku_batch::grader::{grade, grade_checked, Level, Technique, TECHNIQUES};
+use sudoku_batch::engines::grader::{grade, grade_checked, Technique, TECHNIQUES};
+use sudoku_batch::values::level::Level;
 use sudoku_batch::{Grid, Solver};
 
 /// Grades `puzzles` checking each step against the solution; returns technique totals.

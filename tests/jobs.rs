@@ -4,11 +4,11 @@
 
 mod common;
 
-use sudoku_batch::batch::{run_puzzles, write_rows};
 use sudoku_batch::jobs::{Classify, Minimize, Solve};
+use sudoku_batch::pipeline::batch::{run_puzzles, write_rows};
+use sudoku_batch::pipeline::rows::{OutputFormat, RowWriter};
 use sudoku_batch::pipeline::BoardSetup;
-use sudoku_batch::report::Status;
-use sudoku_batch::rows::{OutputFormat, RowWriter};
+use sudoku_batch::values::status::Status;
 use sudoku_batch::{Grid, Solver};
 
 fn cli(args: &[&str]) -> Vec<u8> {

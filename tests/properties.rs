@@ -6,7 +6,7 @@ mod common;
 use std::sync::OnceLock;
 
 use proptest::prelude::*;
-use sudoku_batch::corpus::{Rng, Symmetry};
+use sudoku_batch::engines::corpus::{Rng, Symmetry};
 use sudoku_batch::{Classification, Grid, Solver};
 
 /// Real solutions (Kaggle files carry them).
@@ -151,7 +151,7 @@ proptest! {
             proptest::collection::vec("[a-c,\"\n]{0,6}", 1..4), 1..30),
         targets in proptest::collection::vec(0usize..40, 1..10),
     ) {
-        use sudoku_batch::input::{chunk_end, Format};
+        use sudoku_batch::pipeline::input::{chunk_end, Format};
         let text = csv_text(&rows);
         let bytes = text.as_bytes();
         let mut pos = 0;
@@ -172,7 +172,7 @@ proptest! {
 
 /// Every record of a CSV text as (line, puzzle or error, raw, expected).
 fn csv_records(text: &str) -> Vec<String> {
-    use sudoku_batch::input::{ColumnChoice, Format};
+    use sudoku_batch::pipeline::input::{ColumnChoice, Format};
     let mut out = Vec::new();
     common::each_record(
         text.as_bytes(),

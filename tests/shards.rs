@@ -8,7 +8,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-use sudoku_batch::report::{decode_histogram, new_histogram, Latency, RunReport};
+use sudoku_batch::reports::{decode_histogram, new_histogram, Latency, RunReport};
 
 fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_sudoku-batch"))

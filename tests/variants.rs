@@ -6,8 +6,10 @@ mod common;
 use std::process::Command;
 
 use common::{board_values as values, reference_count_board, reference_units};
-use sudoku_batch::dlx::BoardDlx;
-use sudoku_batch::variant::{Board, Variant, VariantSolver};
+use sudoku_batch::engines::dlx::BoardDlx;
+use sudoku_batch::engines::variant::VariantSolver;
+use sudoku_batch::values::board::Board;
+use sudoku_batch::values::geometry::Variant;
 
 /// (file, side, rules) of the bundled variant sets.
 const SETS: &[(&str, usize, &str)] = &[

@@ -8,11 +8,12 @@ use std::cell::Cell;
 
 use std::sync::atomic::AtomicBool;
 
-use sudoku_batch::engine::{Budget, Fast};
-use sudoku_batch::input::{detect_layout, ColumnChoice, Layout as InputLayout};
+use sudoku_batch::engines::Bitboards;
 use sudoku_batch::jobs::{Canon, Classify, Grade, Job, Minimize, Solve};
+use sudoku_batch::pipeline::input::{detect_layout, ColumnChoice, Layout as InputLayout};
+use sudoku_batch::pipeline::rows::{kept_names, OutputFormat, RowWriter};
 use sudoku_batch::pipeline::{process_chunk, BoardSetup, Setup, Tally, Worker};
-use sudoku_batch::rows::{kept_names, OutputFormat, RowWriter};
+use sudoku_batch::values::search::Budget;
 use sudoku_batch::{Grid, Solver};
 
 struct Counting;
@@ -123,9 +124,11 @@ fn pipeline_chunk_path_allocates_nothing_per_record() {
         let minimal = chunk_costs(&Minimize::new(), bytes, |t| t.counts.unique);
         let graded = chunk_costs(&Grade::new(), bytes, |t| t.counts.unique);
         let canonical = chunk_costs(&Canon::new(), bytes, |t| t.counts.unique);
-        let dlx = chunk_costs(&Classify::<sudoku_batch::dlx::Dlx>::default(), bytes, |t| {
-            t.counts.unique
-        });
+        let dlx = chunk_costs(
+            &Classify::<sudoku_batch::engines::dlx::Dlx>::default(),
+            bytes,
+            |t| t.counts.unique,
+        );
         assert!(
             dlx.iter().all(|c| c <= per_chunk_max),
             "{name} dlx: {dlx:?}"
@@ -305,14 +308,16 @@ fn chunk_costs_by<J: Job>(
 /// calls `generate`'s worker loop makes for each record.
 #[test]
 fn generating_allocates_nothing_per_puzzle() {
-    use sudoku_batch::generate::{Pattern, Spec, Target};
-    use sudoku_batch::grader::{Level, Levels};
+    use sudoku_batch::engines::generate::{Pattern, Spec, Target};
+    use sudoku_batch::engines::grader::Levels;
     use sudoku_batch::jobs::{Generate, Maker};
     use sudoku_batch::pipeline::made_row;
-    use sudoku_batch::variant::{Symbols, Variant, MAX_CELLS};
+    use sudoku_batch::values::board::Symbols;
+    use sudoku_batch::values::geometry::{Variant, MAX_CELLS};
+    use sudoku_batch::values::level::Level;
 
     let rows = RowWriter::new(OutputFormat::Csv, None);
-    let mut maker = Maker::<Fast>::new(Variant::Classic);
+    let mut maker = Maker::<Bitboards>::new(Variant::Classic);
     let symbols = Symbols::default_for(9);
     let mut texts = Box::new(([0; MAX_CELLS], [0; MAX_CELLS]));
     for (pattern, target, level) in [
@@ -346,10 +351,11 @@ fn generating_allocates_nothing_per_puzzle() {
 /// `generate --size/--variant` makes for each record, row included.
 #[test]
 fn generating_boards_allocates_nothing_per_board() {
-    use sudoku_batch::generate::{BoardPlan, Pattern, Target};
+    use sudoku_batch::engines::generate::{BoardPlan, Pattern, Target};
     use sudoku_batch::jobs::{Generate, Maker};
     use sudoku_batch::pipeline::made_row;
-    use sudoku_batch::variant::{Symbols, Variant, MAX_CELLS};
+    use sudoku_batch::values::board::Symbols;
+    use sudoku_batch::values::geometry::{Variant, MAX_CELLS};
 
     let rows = RowWriter::new(OutputFormat::Csv, None);
     for (side, variant, count) in [
@@ -359,7 +365,7 @@ fn generating_boards_allocates_nothing_per_board() {
     ] {
         let plan = BoardPlan::new(side, variant, Pattern::Rot180, Target::Minimal).unwrap();
         let generate = Generate::boards(plan, 3);
-        let mut maker = Maker::<Fast>::new(variant);
+        let mut maker = Maker::<Bitboards>::new(variant);
         let symbols = Symbols::default_for(side);
         generate.record(&mut maker, 0).unwrap();
         let mut out = Vec::with_capacity(1 << 20);
@@ -380,7 +386,7 @@ fn generating_boards_allocates_nothing_per_board() {
 /// Pencil-mark records (729 characters) take the same path without allocating.
 #[test]
 fn pencil_mark_records_allocate_nothing() {
-    use sudoku_batch::marks::{Marks, MARKS_LEN};
+    use sudoku_batch::values::marks::{Marks, MARKS_LEN};
     let mut text = Vec::new();
     for p in puzzles().iter().take(300) {
         let mut line = [0u8; MARKS_LEN];
@@ -421,9 +427,12 @@ fn pencil_mark_records_allocate_nothing() {
 /// puzzles it holds, grids or variant boards.
 #[test]
 fn in_memory_batches_allocate_nothing_per_record() {
-    use sudoku_batch::batch::{run_puzzles_into, run_puzzles_until, workers, RecordResult};
-    use sudoku_batch::report::Status;
-    use sudoku_batch::variant::{BoardRules, Variant};
+    use sudoku_batch::pipeline::batch::{
+        run_puzzles_into, run_puzzles_until, workers, RecordResult,
+    };
+    use sudoku_batch::values::geometry::Variant;
+    use sudoku_batch::values::rules::BoardRules;
+    use sudoku_batch::values::status::Status;
     let grids: Vec<Vec<u8>> = puzzles().iter().map(|p| p.to_line().to_vec()).collect();
     let text = std::fs::read_to_string(common::data("variants/solo-diagonal-9x9.txt")).unwrap();
     let boards: Vec<Vec<u8>> = text.lines().map(|l| l.as_bytes().to_vec()).collect();
@@ -490,7 +499,8 @@ fn in_memory_batches_allocate_nothing_per_record() {
 /// record once each size has been seen.
 #[test]
 fn variant_boards_allocate_nothing_per_record() {
-    use sudoku_batch::variant::{BoardRules, Variant};
+    use sudoku_batch::values::geometry::Variant;
+    use sudoku_batch::values::rules::BoardRules;
     let mut text = Vec::new();
     for name in [
         "variants/solo-16x16.txt",
@@ -515,7 +525,7 @@ fn variant_boards_allocate_nothing_per_record() {
     }
     // Dancing links on boards, and both engines under --cross-check.
     let costs = chunk_costs_with(
-        &Classify::<sudoku_batch::dlx::Dlx>::default(),
+        &Classify::<sudoku_batch::engines::dlx::Dlx>::default(),
         &repeated,
         OutputFormat::Csv,
         &BoardSetup::default(),
@@ -604,7 +614,7 @@ fn undecided_records_allocate_nothing() {
             undecided,
         ),
         chunk_costs_on(
-            &Classify::<sudoku_batch::dlx::Dlx>::default(),
+            &Classify::<sudoku_batch::engines::dlx::Dlx>::default(),
             &bytes,
             OutputFormat::Csv,
             &plain,
@@ -639,7 +649,7 @@ fn undecided_records_allocate_nothing() {
             all,
         ),
         chunk_costs_on(
-            &Classify::<sudoku_batch::dlx::Dlx>::default(),
+            &Classify::<sudoku_batch::engines::dlx::Dlx>::default(),
             &boards,
             OutputFormat::Csv,
             &plain,
@@ -673,8 +683,8 @@ fn one_thread_pool() -> rayon::ThreadPool {
 /// batch each; the writers are plain vectors grown once).
 #[test]
 fn dedupe_allocates_nothing_per_record() {
-    use sudoku_batch::classes::KeyBy;
-    use sudoku_batch::input::{detect_layout, ColumnChoice};
+    use sudoku_batch::datasets::classes::KeyBy;
+    use sudoku_batch::pipeline::input::{detect_layout, ColumnChoice};
     let (corpus, pool) = (top95_repeated, one_thread_pool());
     let cost = |bytes: &[u8]| {
         let layout = detect_layout(bytes, None, &ColumnChoice::Auto).unwrap();
@@ -682,12 +692,18 @@ fn dedupe_allocates_nothing_per_record() {
         let mut rows = Vec::with_capacity(bytes.len());
         // Warm-up: the thread pool's own first-use costs.
         pool.install(|| {
-            sudoku_batch::dedupe::dedupe(bytes, &layout, KeyBy::Canonical, &mut Vec::new(), None)
-                .unwrap()
+            sudoku_batch::datasets::dedupe::dedupe(
+                bytes,
+                &layout,
+                KeyBy::Canonical,
+                &mut Vec::new(),
+                None,
+            )
+            .unwrap()
         });
         pool.install(|| {
             allocations(|| {
-                let r = sudoku_batch::dedupe::dedupe(
+                let r = sudoku_batch::datasets::dedupe::dedupe(
                     bytes,
                     &layout,
                     KeyBy::Canonical,
@@ -708,8 +724,8 @@ fn dedupe_allocates_nothing_per_record() {
 
 #[test]
 fn split_allocates_nothing_per_record() {
-    use sudoku_batch::classes::KeyBy;
-    use sudoku_batch::input::{detect_layout, ColumnChoice};
+    use sudoku_batch::datasets::classes::KeyBy;
+    use sudoku_batch::pipeline::input::{detect_layout, ColumnChoice};
     let (corpus, pool) = (top95_repeated, one_thread_pool());
     let cost = |bytes: &[u8]| {
         let layout = detect_layout(bytes, None, &ColumnChoice::Auto).unwrap();
@@ -718,8 +734,16 @@ fn split_allocates_nothing_per_record() {
             Vec::with_capacity(bytes.len()),
         );
         let split = |train: &mut Vec<u8>, test: &mut Vec<u8>| {
-            sudoku_batch::split::split(bytes, &layout, KeyBy::Canonical, 0.3, 5, train, test)
-                .unwrap()
+            sudoku_batch::datasets::split::split(
+                bytes,
+                &layout,
+                KeyBy::Canonical,
+                0.3,
+                5,
+                train,
+                test,
+            )
+            .unwrap()
         };
         // Warm-up: the thread pool's own first-use costs.
         pool.install(|| split(&mut Vec::new(), &mut Vec::new()));
@@ -749,7 +773,7 @@ fn parquet_pieces_allocate_per_page_not_per_row() {
     use parquet::file::writer::SerializedFileWriter;
     use parquet::schema::parser::parse_message_type;
     use std::sync::Arc;
-    use sudoku_batch::input::parquet::{open_from, Scratch};
+    use sudoku_batch::pipeline::input::parquet::{open_from, Scratch};
     let grids: Vec<ByteArray> = puzzles()
         .iter()
         .map(|p| ByteArray::from(p.to_line().to_vec()))
@@ -817,7 +841,7 @@ fn rating_allocates_nothing_per_puzzle() {
     };
     let mut puzzles = read("se-reference-expert.txt", 120);
     puzzles.extend(read("se-reference-extreme.txt", 30));
-    let mut rater = sudoku_batch::explainer::Rater::new();
+    let mut rater = sudoku_batch::engines::explainer::Rater::new();
     let n = allocations(|| {
         for p in &puzzles {
             std::hint::black_box(rater.rate(p));

@@ -19,19 +19,20 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 use rayon::prelude::*;
 use slots::{CanonColumns, Extras, Flat, GradeColumns, NoExtras, USES};
-use sudoku_batch::batch::run_puzzles_into;
-use sudoku_batch::classes::{first_of_each_class, KeyBy};
-use sudoku_batch::engine::{Budget, Fast};
-use sudoku_batch::explainer::{Rater, Rules, Technique, SLUGS};
-use sudoku_batch::generate::{Pattern, Spec, Target, MIN_GIVENS};
-use sudoku_batch::grader::{Levels, TECHNIQUE_NAMES};
-use sudoku_batch::input::{open, Choice, ColumnChoice, HowToOpen};
+use sudoku_batch::datasets::classes::{first_of_each_class, KeyBy};
+use sudoku_batch::engines::explainer::{HintKind, Rater, Rules, SLUGS};
+use sudoku_batch::engines::generate::{Pattern, Spec, Target, MIN_GIVENS};
+use sudoku_batch::engines::grader::{Levels, TECHNIQUE_NAMES};
+use sudoku_batch::engines::Bitboards;
 use sudoku_batch::jobs::{Canon, Classify, Generate, Grade, Job, MadeRecord, Maker, Solve};
-use sudoku_batch::output::Output;
-use sudoku_batch::pipeline::{self, RunOptions};
-use sudoku_batch::pipeline::{BoardSetup, Worker};
-use sudoku_batch::rows::Reason;
-use sudoku_batch::variant::{BoardRules, Variant, MAX_CELLS};
+use sudoku_batch::pipeline::batch::run_puzzles_into;
+use sudoku_batch::pipeline::input::{open, Choice, ColumnChoice, HowToOpen};
+use sudoku_batch::pipeline::output::Output;
+use sudoku_batch::pipeline::rows::Reason;
+use sudoku_batch::pipeline::{self, BoardSetup, RunOptions, Worker};
+use sudoku_batch::values::geometry::{Variant, MAX_CELLS};
+use sudoku_batch::values::rules::BoardRules;
+use sudoku_batch::values::search::Budget;
 use texts::Held;
 
 /// Records run between two checks for Ctrl-C.
@@ -359,7 +360,7 @@ fn grade_texts(
     if rating_budget == Some(0) {
         return Err(PyValueError::new_err("rating_budget must be at least 1"));
     }
-    let job = Grade::<Fast>::with(rules, rating_budget.unwrap_or(Rater::DEFAULT_BUDGET));
+    let job = Grade::<Bitboards>::with(rules, rating_budget.unwrap_or(Rater::DEFAULT_BUDGET));
     let boards = board_setup(size, variant, symbols)?;
     let held = Held::of(puzzles)?;
     let texts = held.texts()?;
@@ -386,7 +387,7 @@ fn grade_texts(
     let tenths = |v: Vec<u16>| PyArray1::from_vec_bound(py, v).unbind();
     let technique = techniques
         .iter()
-        .map(|&t| Technique::ALL.get(usize::from(t)).map(|t| t.name()))
+        .map(|&t| HintKind::ALL.get(usize::from(t)).map(|t| t.name()))
         .collect();
     let mut steps = Vec::with_capacity(n);
     for (counts, &se) in uses.chunks_exact(USES).zip(&rated) {
@@ -467,7 +468,7 @@ fn generate(
                 (start..end)
                     .into_par_iter()
                     .map_init(
-                        || Maker::<Fast>::new(Variant::Classic),
+                        || Maker::<Bitboards>::new(Variant::Classic),
                         |tools, i| maker.record(tools, i),
                     )
                     .collect::<Result<Vec<_>, _>>()
@@ -536,7 +537,7 @@ fn classify_file(
         },
     };
     let delimiter = delimiter
-        .map(sudoku_batch::input::parse_delimiter)
+        .map(sudoku_batch::pipeline::input::parse_delimiter)
         .transpose()
         .map_err(|e| PyValueError::new_err(format!("delimiter {e}")))?;
     let threads = thread_count(threads)?;

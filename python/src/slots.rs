@@ -4,15 +4,15 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use sudoku_batch::batch::{RecordResult, ResultSlots};
-use sudoku_batch::explainer::Technique;
-use sudoku_batch::grader::TECHNIQUES;
+use sudoku_batch::engines::explainer::HintKind;
+use sudoku_batch::engines::grader::TECHNIQUES;
 use sudoku_batch::jobs::{CanonForm, Graded};
+use sudoku_batch::pipeline::batch::{RecordResult, ResultSlots};
+use sudoku_batch::pipeline::rows::Reason;
 use sudoku_batch::pipeline::BoardSetup;
-use sudoku_batch::puzzle::Solution;
-use sudoku_batch::report::Status;
-use sudoku_batch::rows::Reason;
-use sudoku_batch::variant::MAX_CELLS;
+use sudoku_batch::values::geometry::MAX_CELLS;
+use sudoku_batch::values::puzzle::Solution;
+use sudoku_batch::values::status::Status;
 
 /// Status words by code, as the Python side maps them.
 pub const STATUS_WORDS: [&str; 6] = [
@@ -84,8 +84,8 @@ impl Extras<CanonForm> for CanonColumns<'_> {
 
 /// Counts a puzzle of `grade` keeps of its techniques: room for the rater's and the
 /// pattern grader's.
-pub const USES: usize = if Technique::COUNT > TECHNIQUES {
-    Technique::COUNT
+pub const USES: usize = if HintKind::COUNT > TECHNIQUES {
+    HintKind::COUNT
 } else {
     TECHNIQUES
 };
@@ -93,7 +93,7 @@ pub const USES: usize = if Technique::COUNT > TECHNIQUES {
 /// `grade`'s columns: the level code (an index into the grader's levels, 255 when not
 /// graded), the rating (ER for a 9x9 grid), EP and ED in tenths (0 when not graded),
 /// whether the ratings are lower bounds, the technique that set ER (an index into
-/// [`Technique::ALL`], 255 for none), and the steps by technique ([`USES`] a puzzle:
+/// [`HintKind::ALL`], 255 for none), and the steps by technique ([`USES`] a puzzle:
 /// the rater's where `rated`, else the pattern grader's).
 pub struct GradeColumns<'a> {
     /// One a puzzle.

@@ -13,12 +13,12 @@ pub enum Held<'py> {
     /// The items of a list of `str` or `bytes`.
     Items(Vec<Bound<'py, PyAny>>),
     /// The chunks of an Arrow string column.
-    Arrow(Vec<Chunk<'py>>),
+    Arrow(Vec<TextChunk<'py>>),
 }
 
 /// One Arrow array of strings: offsets (int32 for `string`, int64 for `large_string`),
 /// the data, and the validity bitmap with the bit of row 0 (null rows read as "").
-pub struct Chunk<'py> {
+pub struct TextChunk<'py> {
     offsets: Offsets<'py>,
     data: PyReadonlyArray1<'py, u8>,
     validity: Option<(PyReadonlyArray1<'py, u8>, usize)>,
@@ -49,7 +49,7 @@ impl<'py> Held<'py> {
         };
         parts
             .iter()
-            .map(|chunk| Chunk::of(&chunk))
+            .map(|chunk| TextChunk::of(&chunk))
             .collect::<PyResult<_>>()
             .map(Held::Arrow)
     }
@@ -59,7 +59,7 @@ impl<'py> Held<'py> {
         match self {
             Held::Items(items) => items.iter().enumerate().map(item_text).collect(),
             Held::Arrow(chunks) => {
-                let mut texts = Vec::with_capacity(chunks.iter().map(Chunk::len).sum());
+                let mut texts = Vec::with_capacity(chunks.iter().map(TextChunk::len).sum());
                 for chunk in chunks {
                     chunk.texts(&mut texts)?;
                 }
@@ -69,9 +69,9 @@ impl<'py> Held<'py> {
     }
 }
 
-impl<'py> Chunk<'py> {
+impl<'py> TextChunk<'py> {
     /// A chunk from its `(offsets, data, validity, bit)` tuple.
-    fn of(chunk: &Bound<'py, PyAny>) -> PyResult<Chunk<'py>> {
+    fn of(chunk: &Bound<'py, PyAny>) -> PyResult<TextChunk<'py>> {
         let (offsets, data, validity, bit): (
             Bound<'py, PyAny>,
             PyReadonlyArray1<'py, u8>,
@@ -82,7 +82,7 @@ impl<'py> Chunk<'py> {
             Ok(narrow) => Offsets::Narrow(narrow),
             Err(_) => Offsets::Wide(offsets.extract()?),
         };
-        Ok(Chunk {
+        Ok(TextChunk {
             offsets,
             data,
             validity: validity.map(|v| (v, bit)),

@@ -1,6 +1,21 @@
 //! `bench`: timed in-memory passes for a sweep of thread counts.
 
-use super::*;
+use super::config::{board_rules, default_threads, given};
+use super::error::{render, AppError};
+use super::inputs::load_puzzles;
+use super::outputs::{per_thread_path, write_json_report};
+use crate::cli;
+use crate::cli::EngineArg;
+use crate::engines::dlx::Dlx;
+use crate::engines::Bitboards;
+use crate::pipeline::output;
+use crate::pipeline::output::Output;
+use crate::reports::bench::{BenchReport, ThreadResult};
+use crate::reports::plot;
+use crate::reports::plot::ThreadPoint;
+use crate::reports::{write_hgrm, Latency};
+use hdrhistogram::Histogram;
+use std::process::ExitCode;
 
 pub(super) fn run_bench(args: &cli::BenchArgs) -> Result<ExitCode, AppError> {
     let outputs = given(&[
@@ -11,10 +26,7 @@ pub(super) fn run_bench(args: &cli::BenchArgs) -> Result<ExitCode, AppError> {
     let rules = board_rules(&args.boards)?;
     let loaded = load_puzzles(&args.input, &args.layout, &rules)?;
     let boards = !loaded.boards.is_empty();
-    let mode = match args.mode {
-        cli::BenchMode::Solve => crate::bench::BenchMode::Solve,
-        cli::BenchMode::Count => crate::bench::BenchMode::Count,
-    };
+    let mode = args.mode;
     let mut threads: Vec<usize> = args.threads.iter().map(|&t| usize::from(t)).collect();
     if threads.is_empty() {
         threads.push(1);
@@ -28,7 +40,7 @@ pub(super) fn run_bench(args: &cli::BenchArgs) -> Result<ExitCode, AppError> {
             eprintln!(
                 "warning: {} on {cores} cores: threads beyond the cores share them, so their \
                  rates measure contention, not scaling",
-                crate::bench::threads_label(over)
+                crate::reports::bench::threads_label(over)
             );
         }
     }
@@ -42,9 +54,11 @@ pub(super) fn run_bench(args: &cli::BenchArgs) -> Result<ExitCode, AppError> {
     let rounds = (args.warmup, args.rounds);
     let (effort, timed) = match args.engine {
         EngineArg::Fast => {
-            crate::bench::run::<Fast>(&loaded, rules.variant, mode, &threads, rounds)
+            crate::datasets::bench::run::<Bitboards>(&loaded, rules.variant, mode, &threads, rounds)
         }
-        EngineArg::Dlx => crate::bench::run::<Dlx>(&loaded, rules.variant, mode, &threads, rounds),
+        EngineArg::Dlx => {
+            crate::datasets::bench::run::<Dlx>(&loaded, rules.variant, mode, &threads, rounds)
+        }
     }
     .map_err(|(t, source)| AppError::Threads {
         count: Some(t),
@@ -53,7 +67,7 @@ pub(super) fn run_bench(args: &cli::BenchArgs) -> Result<ExitCode, AppError> {
     let mut results: Vec<ThreadResult> = Vec::new();
     let mut histograms: Vec<Histogram<u64>> = Vec::new();
     for (t, rates, histogram) in timed {
-        let rate = crate::bench::summarise(&rates);
+        let rate = crate::reports::bench::summarise(&rates);
         let base = results
             .first()
             .map_or((rate.median, t), |r| (r.puzzles_per_sec.median, r.threads));
@@ -105,9 +119,9 @@ pub(super) fn run_bench(args: &cli::BenchArgs) -> Result<ExitCode, AppError> {
     if !args.quiet {
         let mut stdout = Output::open(None)?;
         let text = if args.markdown {
-            crate::bench::markdown(&report)
+            crate::reports::bench::markdown(&report)
         } else {
-            crate::bench::table(&report)
+            crate::reports::bench::table(&report)
         };
         stdout.write_all(text.as_bytes())?;
         stdout.finish()?;

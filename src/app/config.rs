@@ -1,8 +1,20 @@
 //! Flags turned into the library's settings: board rules, formats, columns, threads,
 //! outputs to check, statuses to keep. Shared by every command.
 
-use super::*;
-use crate::output::name::Named;
+use super::error::{AppError, Usage};
+use crate::cli;
+use crate::cli::{FormatArg, LayoutArgs, OutputArgs, OutputFormatArg, VariantArg};
+use crate::jobs::Job;
+use crate::pipeline::input::{Choice, ColumnChoice, Format};
+use crate::pipeline::output::name::Named;
+use crate::pipeline::output::Encoding;
+use crate::pipeline::rows::OutputFormat;
+use crate::reports::StatusSet;
+use crate::values::geometry::Variant;
+use crate::values::rules::BoardRules;
+use crate::values::status::Status;
+use std::io::IsTerminal;
+use std::path::Path;
 
 /// The board rules of `--size`, `--variant` and `--symbols`, checked.
 pub(super) fn board_rules(args: &cli::BoardArgs) -> Result<BoardRules, AppError> {
@@ -50,8 +62,6 @@ fn column_choice(c: &Option<String>) -> ColumnChoice {
 pub(super) fn default_threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
-
-pub(super) use crate::input::{is_special, is_stdin};
 
 /// A progress bar only for a person watching: stderr a terminal, not asked away.
 pub(super) fn show_progress(out: &OutputArgs) -> bool {
@@ -129,6 +139,7 @@ pub(super) fn row_format(asked: Option<OutputFormatArg>, output: Option<&Path>) 
         Some(OutputFormatArg::Lines) => OutputFormat::Lines,
         Some(OutputFormatArg::Grid) => OutputFormat::Grid,
         Some(OutputFormatArg::Ndjson) => OutputFormat::Ndjson,
+        Some(OutputFormatArg::Tsv) => OutputFormat::Tsv,
         Some(OutputFormatArg::Pairs) => OutputFormat::Pairs,
         None => format_of_name(output),
     }
@@ -137,6 +148,7 @@ pub(super) fn row_format(asked: Option<OutputFormatArg>, output: Option<&Path>) 
 pub(super) fn format_of_name(output: Option<&Path>) -> OutputFormat {
     match Named::of(output).format.as_deref() {
         Some("ndjson" | "jsonl") => OutputFormat::Ndjson,
+        Some("tsv" | "tab") => OutputFormat::Tsv,
         _ => OutputFormat::Csv,
     }
 }
@@ -162,7 +174,7 @@ pub(super) fn encoding(
         (true, None) => Encoding::Parquet { typed },
         (true, Some(_)) => {
             let path = output.unwrap_or(Path::new("-"));
-            return Err(crate::output::name::compressed_parquet(path).into());
+            return Err(crate::pipeline::output::name::compressed_parquet(path).into());
         }
         (false, Some(codec)) => Encoding::Compressed(codec),
         (false, None) => Encoding::Plain,
@@ -178,10 +190,10 @@ pub(super) fn check_copy_output(output: Option<&Path>) -> Result<(), AppError> {
     }
 }
 
-pub(super) fn key_by(by: cli::ByArg) -> crate::classes::KeyBy {
+pub(super) fn key_by(by: cli::ByArg) -> crate::datasets::classes::KeyBy {
     match by {
-        cli::ByArg::Canonical => crate::classes::KeyBy::Canonical,
-        cli::ByArg::Text => crate::classes::KeyBy::Text,
+        cli::ByArg::Canonical => crate::datasets::classes::KeyBy::Canonical,
+        cli::ByArg::Text => crate::datasets::classes::KeyBy::Text,
     }
 }
 

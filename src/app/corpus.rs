@@ -1,6 +1,13 @@
 //! `corpus`: large test sets by validity-preserving transforms.
 
-use super::*;
+use super::config::check_copy_output;
+use super::error::AppError;
+use super::inputs::load_puzzles;
+use crate::cli;
+use crate::pipeline::output;
+use crate::pipeline::output::{Output, OutputError};
+use crate::values::rules::BoardRules;
+use std::process::ExitCode;
 
 pub(super) fn run_corpus(args: &cli::CorpusArgs) -> Result<ExitCode, AppError> {
     let started = std::time::Instant::now();
@@ -20,7 +27,7 @@ pub(super) fn run_corpus(args: &cli::CorpusArgs) -> Result<ExitCode, AppError> {
     let mut out = Output::open(args.output.as_deref())?;
     let mut buf = Vec::with_capacity(1 << 20);
     let mut failed: Option<OutputError> = None;
-    crate::corpus::generate(&loaded.puzzles, args.count, args.seed, |g| {
+    crate::engines::corpus::generate(&loaded.puzzles, args.count, args.seed, |g| {
         if failed.is_some() {
             return;
         }

@@ -1,6 +1,17 @@
 //! The dataset commands (`dedupe`, `split`, `overlap`): records grouped by class.
 
-use super::*;
+use super::config::{check_copy_output, given, key_by, layout_choice, pool};
+use super::error::{AppError, Usage, EXIT_NOT_UNIQUE};
+use super::inputs::{read_dataset, read_input};
+use super::outputs::{write_json_report, written_error, CopyOutput};
+use crate::cli;
+use crate::pipeline::input;
+use crate::pipeline::input::is_stdin;
+use crate::pipeline::output;
+use crate::pipeline::output::Output;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
 
 pub(super) fn run_dedupe(args: &cli::DedupeArgs) -> Result<ExitCode, AppError> {
     let outputs = given(&[
@@ -9,10 +20,9 @@ pub(super) fn run_dedupe(args: &cli::DedupeArgs) -> Result<ExitCode, AppError> {
         (args.report.as_deref(), "--report"),
     ]);
     output::check_outputs(&[(&args.input.input, "the input")], &outputs)?;
-    check_copy_output(args.output.as_deref())?;
     check_copy_output(args.rows.as_deref())?;
     let (bytes, layout) = read_dataset(&args.input)?;
-    let mut out = Output::open(args.output.as_deref())?;
+    let mut out = CopyOutput::open(args.output.as_deref(), &layout)?;
     let mut rows = args
         .rows
         .as_deref()
@@ -21,7 +31,7 @@ pub(super) fn run_dedupe(args: &cli::DedupeArgs) -> Result<ExitCode, AppError> {
     let pool = pool(args.input.threads)?;
     let mut report = pool
         .install(|| {
-            crate::dedupe::dedupe(
+            crate::datasets::dedupe::dedupe(
                 bytes.bytes(),
                 &layout,
                 key_by(args.by),
@@ -32,7 +42,7 @@ pub(super) fn run_dedupe(args: &cli::DedupeArgs) -> Result<ExitCode, AppError> {
         .map_err(|e| written_error(args.output.as_deref(), e))?;
     report.input = args.input.input.display().to_string();
     bytes.check_unchanged(&args.input.input)?;
-    report.wall_seconds += out.finish_timed()?;
+    report.wall_seconds += out.finish_timed(args.output.as_deref())?;
     if let Some(rows) = rows {
         report.wall_seconds += rows.finish_timed()?;
     }
@@ -47,7 +57,7 @@ pub(super) fn run_dedupe(args: &cli::DedupeArgs) -> Result<ExitCode, AppError> {
 
 pub(super) fn run_split(args: &cli::SplitArgs) -> Result<ExitCode, AppError> {
     let input = &args.input.input;
-    crate::split::check_fraction(args.fraction).map_err(AppError::Split)?;
+    crate::datasets::split::check_fraction(args.fraction).map_err(AppError::Split)?;
     let side = |given: &Option<PathBuf>, part: &'static str| -> Result<PathBuf, AppError> {
         if let Some(path) = given {
             return Ok(path.clone());
@@ -55,11 +65,8 @@ pub(super) fn run_split(args: &cli::SplitArgs) -> Result<ExitCode, AppError> {
         if is_stdin(input) {
             return Err(Usage::SplitNeedsOut(part).into());
         }
-        let stem = input.file_stem().unwrap_or_default().to_string_lossy();
-        Ok(PathBuf::from(match input.extension() {
-            Some(ext) => format!("{stem}.{part}.{}", ext.to_string_lossy()),
-            None => format!("{stem}.{part}"),
-        }))
+        let name = output::copied::side_name(input, part);
+        Ok(name.file_name().map_or(name.clone(), PathBuf::from))
     };
     let (train_path, test_path) = (
         side(&args.train_out, "train")?,
@@ -73,15 +80,13 @@ pub(super) fn run_split(args: &cli::SplitArgs) -> Result<ExitCode, AppError> {
         outputs.push((report, "--report"));
     }
     output::check_outputs(&[(input, "the input")], &outputs)?;
-    check_copy_output(Some(&train_path))?;
-    check_copy_output(Some(&test_path))?;
     let (bytes, layout) = read_dataset(&args.input)?;
-    let mut train = Output::open(Some(&train_path))?;
-    let mut test = Output::open(Some(&test_path))?;
+    let mut train = CopyOutput::open(Some(&train_path), &layout)?;
+    let mut test = CopyOutput::open(Some(&test_path), &layout)?;
     let pool = pool(args.input.threads)?;
     let mut report = pool
         .install(|| {
-            crate::split::split(
+            crate::datasets::split::split(
                 bytes.bytes(),
                 &layout,
                 key_by(args.by),
@@ -92,15 +97,15 @@ pub(super) fn run_split(args: &cli::SplitArgs) -> Result<ExitCode, AppError> {
             )
         })
         .map_err(|e| match e {
-            crate::split::SplitError::Write { test, source } => {
+            crate::datasets::split::SplitError::Write { test, source } => {
                 written_error(Some(if test { &test_path } else { &train_path }), source)
             }
             other => AppError::Split(other),
         })?;
     report.input = input.display().to_string();
     bytes.check_unchanged(input)?;
-    report.wall_seconds += train.finish_timed()?;
-    report.wall_seconds += test.finish_timed()?;
+    report.wall_seconds += train.finish_timed(Some(&train_path))?;
+    report.wall_seconds += test.finish_timed(Some(&test_path))?;
     if let Some(path) = &args.report {
         write_json_report(path, &report)?;
     }
@@ -132,7 +137,7 @@ pub(super) fn run_overlap(args: &cli::OverlapArgs) -> Result<ExitCode, AppError>
     let pool = pool(args.threads)?;
     let mut report = pool
         .install(|| {
-            crate::dedupe::overlap(
+            crate::datasets::dedupe::overlap(
                 (train.bytes(), &train_layout),
                 (test.bytes(), &test_layout),
                 key_by(args.by),

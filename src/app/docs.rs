@@ -1,6 +1,10 @@
 //! `completions` and `man`: generated from the parser's own definition.
 
-use super::*;
+use super::error::{render, AppError};
+use crate::cli;
+use crate::cli::Cli;
+use crate::pipeline::output::Output;
+use std::process::ExitCode;
 
 /// `completions SHELL`: the script clap_complete makes from the parser's definition.
 pub(super) fn run_completions(args: &cli::CompletionsArgs) -> Result<ExitCode, AppError> {

@@ -1,6 +1,14 @@
 //! The errors a command reports as one line on stderr, and the exit codes.
 
-use super::*;
+use crate::engines::generate::MIN_GIVENS;
+use crate::pipeline::input;
+use crate::pipeline::input::InputError;
+use crate::pipeline::output::OutputError;
+use crate::pipeline::RunError;
+use crate::serve::ServeError;
+use crate::values::rules::RulesError;
+use crate::values::status::Status;
+use std::path::PathBuf;
 
 /// Exit status for errors (bad input, options, or output).
 pub(super) const EXIT_ERROR: u8 = 2;
@@ -25,7 +33,7 @@ pub enum AppError {
     /// Board rules that do not exist (`--size`, `--variant`, `--symbols`).
     Rules(RulesError),
     /// A board geometry `generate` cannot make.
-    Geometry(crate::variant::GeometryError),
+    Geometry(crate::values::geometry::GeometryError),
     /// An input with no valid puzzle for the command to work on.
     NoPuzzles {
         /// The input.
@@ -42,7 +50,7 @@ pub enum AppError {
         /// The input.
         path: PathBuf,
         /// What is wrong.
-        source: crate::show::ShowError,
+        source: crate::datasets::show::ShowError,
     },
     /// A report given to `merge` that cannot be read.
     Report {
@@ -52,9 +60,9 @@ pub enum AppError {
         problem: ReportProblem,
     },
     /// Reports that do not add up (`merge`).
-    Merge(crate::merge::MergeError),
+    Merge(crate::reports::merge::MergeError),
     /// `split` refused its input or options.
-    Split(crate::split::SplitError),
+    Split(crate::datasets::split::SplitError),
     /// Worker threads could not be started.
     Threads {
         /// How many were asked for, when known.
@@ -302,8 +310,8 @@ impl From<Usage> for AppError {
         AppError::Usage(e)
     }
 }
-impl From<crate::plot::PlotError> for AppError {
-    fn from(e: crate::plot::PlotError) -> Self {
+impl From<crate::reports::plot::PlotError> for AppError {
+    fn from(e: crate::reports::plot::PlotError) -> Self {
         AppError::Render(e.to_string())
     }
 }

@@ -1,6 +1,24 @@
 //! `generate`: new puzzles from a seed.
 
-use super::*;
+use super::config::{
+    board_rules, default_threads, encoding, named_outputs, row_format, show_progress,
+};
+use super::error::{AppError, Usage};
+use super::outputs::write_results;
+use crate::cli::{EngineArg, GenerateArgs, LevelArg, MadeFormatArg, SymmetryArg};
+use crate::engines::dlx::Dlx;
+use crate::engines::generate::{BoardPlan, Pattern, Spec, Target, MIN_GIVENS};
+use crate::engines::grader::Levels;
+use crate::engines::Bitboards;
+use crate::jobs::Generate;
+use crate::pipeline;
+use crate::pipeline::output;
+use crate::pipeline::output::{Encoding, Output};
+use crate::pipeline::rows::OutputFormat;
+use crate::pipeline::MakeOptions;
+use crate::values::board::Symbols;
+use crate::values::level::Level;
+use std::process::ExitCode;
 
 pub(super) fn run_generate(args: &GenerateArgs) -> Result<ExitCode, AppError> {
     let pattern = match args.symmetry {
@@ -60,8 +78,8 @@ pub(super) fn run_generate(args: &GenerateArgs) -> Result<ExitCode, AppError> {
     };
     let mut out = Output::open_as(args.out.output.as_deref(), encoding)?;
     let (mut report, histogram) = match args.engine {
-        EngineArg::Fast => pipeline::run_generate::<Fast>(&generate, &options, &mut out),
-        EngineArg::Dlx => pipeline::run_generate::<Dlx>(&generate, &options, &mut out),
+        EngineArg::Fast => pipeline::generate_records::<Bitboards>(&generate, &options, &mut out),
+        EngineArg::Dlx => pipeline::generate_records::<Dlx>(&generate, &options, &mut out),
     }?;
     report.input = match generate.board_plan() {
         None => format!("generate (seed {})", args.seed),

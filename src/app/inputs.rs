@@ -1,7 +1,15 @@
 //! Opening inputs as the commands read them: mapped files, streams (stdin, FIFOs,
 //! compressed files, NumPy arrays), whole datasets in memory.
 
-use super::*;
+use super::config::layout_choice;
+use super::error::AppError;
+use crate::cli::{InputArgs, LayoutArgs};
+use crate::pipeline::input;
+use crate::pipeline::input::{ColumnChoice, InputError};
+use crate::pipeline::Shard;
+use crate::values::rules::BoardRules;
+use std::io::Read;
+use std::path::Path;
 
 /// Opens `input` as the library's [`input::open`] does, for a command's own options.
 pub(super) fn open_input(
@@ -25,11 +33,11 @@ pub(super) fn load_puzzles(
     path: &Path,
     layout: &LayoutArgs,
     rules: &BoardRules,
-) -> Result<crate::bench::Loaded, AppError> {
+) -> Result<crate::datasets::bench::Loaded, AppError> {
     // Records are loaded once and reused: a stream is read whole, as a file is mapped.
     let bytes = read_input(path, false)?;
     let layout = input::detect_layout_as(bytes.bytes(), &layout_choice(layout))?;
-    let loaded = crate::bench::load(bytes.bytes(), &layout, rules);
+    let loaded = crate::datasets::bench::load(bytes.bytes(), &layout, rules);
     bytes.check_unchanged(path)?;
     Ok(loaded)
 }

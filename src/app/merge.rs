@@ -1,6 +1,13 @@
 //! `merge`: the reports of a run's parts added up.
 
-use super::*;
+use super::config::given;
+use super::error::{render, AppError, ReportProblem};
+use crate::cli;
+use crate::pipeline::output;
+use crate::pipeline::output::Output;
+use crate::reports::{write_hgrm, RunReport};
+use std::path::Path;
+use std::process::ExitCode;
 
 /// The prefix of `--report-line`'s line (a `#` comment to this tool's readers).
 pub const REPORT_LINE: &str = "#sudoku-batch-report ";
@@ -44,7 +51,7 @@ pub(super) fn run_merge(args: &cli::MergeArgs) -> Result<ExitCode, AppError> {
             reports.push(report);
         }
     }
-    let (report, histogram) = crate::merge::merge(&reports).map_err(AppError::Merge)?;
+    let (report, histogram) = crate::reports::merge::merge(&reports).map_err(AppError::Merge)?;
     let json = serde_json::to_vec_pretty(&report).map_err(AppError::Encode)?;
     let mut out = Output::open(args.output.as_deref())?;
     out.write_all(&json)?;

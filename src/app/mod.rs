@@ -5,33 +5,15 @@
 //! `config` (flags into settings), `inputs`, `outputs` and `error` (typed errors and
 //! exit codes).
 
-use std::io::{IsTerminal, Read, Write};
-use std::path::{Path, PathBuf};
+use std::io::Write;
 use std::process::ExitCode;
 
-use crate::bench::{BenchReport, ThreadResult};
-use crate::cli::{
-    self, Cli, Command, EngineArg, FormatArg, GenerateArgs, InputArgs, LayoutArgs, LevelArg,
-    MadeFormatArg, OutputArgs, OutputFormatArg, RatingArg, RatingArgs, RunArgs, SymmetryArg,
-    VariantArg,
-};
-use crate::dlx::Dlx;
-use crate::engine::{Budget, Engine, Fast};
-use crate::explainer::Rules;
-use crate::generate::{BoardPlan, Pattern, Spec, Target, MIN_GIVENS};
-use crate::grader::{Level, Levels};
-use crate::input::{self, Choice, ColumnChoice, Format, InputError};
-use crate::jobs::Generate;
-use crate::jobs::{Canon, Classify, CrossCheck, Grade, Job, Minimize, Solve};
-use crate::output::{self, Encoding, Output, OutputError};
-use crate::pipeline::{self, Joins, MakeOptions, RunError, RunOptions, Shard};
-use crate::plot::{self, ThreadPoint};
-use crate::puzzle::Shape;
-use crate::report::{write_hgrm, Latency, RunReport, Status, StatusSet};
-use crate::rows::{OutputFormat, RowWriter};
-use crate::serve::{serve, ServeError, ServeOptions};
-use crate::variant::{BoardRules, RulesError, Symbols, Variant};
-use hdrhistogram::Histogram;
+use crate::cli::{Cli, Command, EngineArg, RatingArg, RatingArgs};
+use crate::engines::dlx::Dlx;
+use crate::engines::explainer::Rules;
+use crate::engines::Bitboards;
+use crate::jobs::{Canon, Classify, CrossCheck, Grade, Minimize, Solve};
+use crate::pipeline::output;
 
 mod bench;
 mod config;
@@ -50,10 +32,7 @@ mod show;
 pub use error::AppError;
 pub use merge::REPORT_LINE;
 
-use config::*;
-use error::*;
-use inputs::*;
-use outputs::*;
+use error::EXIT_ERROR;
 
 use bench::run_bench;
 use corpus::run_corpus;
@@ -107,7 +86,7 @@ pub fn run(cli: Cli) -> ExitCode {
                 // The other family checks the one asked for.
                 (EngineArg::Fast, true) => run_job(&CrossCheck::new(), &args.run, unique),
                 (EngineArg::Dlx, true) => {
-                    run_job(&CrossCheck::<Dlx, Fast>::default(), &args.run, unique)
+                    run_job(&CrossCheck::<Dlx, Bitboards>::default(), &args.run, unique)
                 }
             }
         }
@@ -116,7 +95,9 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Grade(args) => {
             let (rules, budget) = rating(&args.rating);
             match args.run.engine {
-                EngineArg::Fast => run_job(&Grade::<Fast>::with(rules, budget), &args.run, false),
+                EngineArg::Fast => {
+                    run_job(&Grade::<Bitboards>::with(rules, budget), &args.run, false)
+                }
                 EngineArg::Dlx => run_job(&Grade::<Dlx>::with(rules, budget), &args.run, false),
             }
         }
@@ -160,24 +141,21 @@ fn report_error(result: Result<ExitCode, AppError>) -> ExitCode {
 
 #[cfg(test)]
 mod tests {
+    use std::path::Path;
+
+    use super::error::EXIT_DISAGREE;
     use super::*;
+    use crate::reports::RunReport;
+    use crate::values::geometry::Variant;
+    use crate::values::search::Budget;
 
-    #[test]
-    fn per_thread_paths() {
-        assert_eq!(
-            per_thread_path(Path::new("out/lat.hgrm"), 2),
-            Path::new("out/lat.t2.hgrm")
-        );
-        assert_eq!(per_thread_path(Path::new("lat"), 4), Path::new("lat.t4"));
-    }
-
-    /// The fast engines, except that they call every puzzle whose first cell is given
+    /// The bitboard engines, except that they call every puzzle whose first cell is given
     /// `multiple`: a planted engine bug for `--cross-check` to find.
-    struct Faulty(Box<Fast>);
+    struct Faulty(Box<Bitboards>);
 
-    impl crate::engine::Engine for Faulty {
+    impl crate::engines::Engine for Faulty {
         fn new(variant: Variant) -> Box<Self> {
-            Box::new(Faulty(Fast::new(variant)))
+            Box::new(Faulty(Bitboards::new(variant)))
         }
         fn solve(&mut self, p: &crate::Grid) -> crate::Outcome {
             self.0.solve(p)
@@ -198,11 +176,11 @@ mod tests {
         }
         fn count_board(
             &mut self,
-            board: &crate::variant::Board,
+            board: &crate::values::board::Board,
             limit: u64,
         ) -> Result<
-            Result<crate::variant::BoardCount, crate::variant::BoardClash>,
-            crate::variant::GeometryError,
+            Result<crate::values::search::BoardCount, crate::values::search::BoardClash>,
+            crate::values::geometry::GeometryError,
         > {
             let mut counted = self.0.count_board(board, limit);
             if let Ok(Ok(count)) = &mut counted {
@@ -258,7 +236,12 @@ mod tests {
             panic!("not classify")
         };
         let read = |path: &Path| std::fs::read_to_string(path).unwrap();
-        let code = run_job(&CrossCheck::<Fast, Faulty>::default(), &args.run, false).unwrap();
+        let code = run_job(
+            &CrossCheck::<Bitboards, Faulty>::default(),
+            &args.run,
+            false,
+        )
+        .unwrap();
         let faulty = (
             code,
             serde_json::from_str(&read(&report)).unwrap(),

@@ -1,6 +1,13 @@
 //! Writing what a run made besides its rows: reports, histograms, charts.
 
-use super::*;
+use super::error::{render, AppError};
+use crate::cli::OutputArgs;
+use crate::pipeline::output::{Output, OutputError};
+use crate::pipeline::{input, output};
+use crate::reports::{plot, write_hgrm, RunReport};
+use hdrhistogram::Histogram;
+use std::io::Write;
+use std::path::{Path, PathBuf};
 
 pub(super) fn write_results(
     report: &RunReport,
@@ -55,4 +62,72 @@ pub(super) fn written_error(output: Option<&Path>, source: std::io::Error) -> Ap
         path: output.map_or_else(|| PathBuf::from("stdout"), Path::to_path_buf),
         source,
     })
+}
+
+/// An output of a dataset command: its input's records as read (compressed where the
+/// name says), or a Parquet table of them where the name ends in `.parquet`.
+pub(super) enum CopyOutput {
+    /// Bytes as copied.
+    AsRead(Output),
+    /// Records turned into rows of a Parquet table.
+    Table(output::copied::TableRows<Output>),
+}
+
+impl CopyOutput {
+    /// Opens `path` (stdout for `None` or `-`) for the records of an input laid out as
+    /// `layout`; a name asking for a format other than the input's is refused.
+    pub(super) fn open(path: Option<&Path>, layout: &input::Layout) -> Result<Self, AppError> {
+        let copy = match path {
+            Some(p) if p != Path::new("-") => output::copied::copy_for(p, layout)?,
+            _ => output::copied::CopyAs::AsRead,
+        };
+        Ok(match copy {
+            output::copied::CopyAs::AsRead => CopyOutput::AsRead(Output::open(path)?),
+            output::copied::CopyAs::Parquet => {
+                let out = Output::open_as(path, output::Encoding::Parquet { typed: 0 })?;
+                let rows = output::copied::TableRows::new(layout, out)
+                    .map_err(|e| written_error(path, e))?;
+                CopyOutput::Table(rows)
+            }
+        })
+    }
+
+    /// Commits the output; answers the seconds the commit took.
+    pub(super) fn finish_timed(self, path: Option<&Path>) -> Result<f64, AppError> {
+        let out = match self {
+            CopyOutput::AsRead(out) => out,
+            CopyOutput::Table(rows) => rows.into_inner().map_err(|e| written_error(path, e))?,
+        };
+        Ok(out.finish_timed()?)
+    }
+}
+
+impl Write for CopyOutput {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        match self {
+            CopyOutput::AsRead(out) => out.write(buf),
+            CopyOutput::Table(rows) => rows.write(buf),
+        }
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        match self {
+            CopyOutput::AsRead(out) => out.flush(),
+            CopyOutput::Table(rows) => rows.flush(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn per_thread_paths() {
+        assert_eq!(
+            per_thread_path(Path::new("out/lat.hgrm"), 2),
+            Path::new("out/lat.t2.hgrm")
+        );
+        assert_eq!(per_thread_path(Path::new("lat"), 4), Path::new("lat.t4"));
+    }
 }

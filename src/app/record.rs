@@ -1,9 +1,29 @@
 //! The record commands (`solve`, `classify`, `grade`, `minimize`, `canon`): one job per
 //! record through the pipeline.
 
-use super::*;
-use crate::jobs::Columns;
-use crate::rows::COLUMNS;
+use super::config::{
+    board_rules, default_threads, encoding, layout_choice, named_outputs, only_statuses,
+    row_format, show_progress,
+};
+use super::error::{AppError, Usage, EXIT_DISAGREE, EXIT_NOT_UNIQUE};
+use super::inputs::open_input;
+use super::merge::REPORT_LINE;
+use super::outputs::write_results;
+use crate::cli::{EngineArg, InputArgs, RunArgs};
+use crate::engines::dlx::Dlx;
+use crate::engines::{Bitboards, Engine};
+use crate::jobs::{Canon, Classify, Columns, Grade, Job, Minimize, Solve};
+use crate::pipeline;
+use crate::pipeline::input;
+use crate::pipeline::input::{is_special, is_stdin};
+use crate::pipeline::output;
+use crate::pipeline::output::{Encoding, Output};
+use crate::pipeline::rows::{RowWriter, COLUMNS};
+use crate::pipeline::{Joins, RunOptions, Shard};
+use crate::values::puzzle::Shape;
+use crate::values::search::Budget;
+use std::io::Write;
+use std::process::ExitCode;
 
 /// A record job of either engine family: `Solve<E>` for any `E`. What makes adding a
 /// record command one type (the job) and one line (its arm in [`super::run`]).
@@ -34,7 +54,7 @@ pub(super) fn run_record<J: OnEngine>(
     require_unique: bool,
 ) -> Result<ExitCode, AppError> {
     match args.engine {
-        EngineArg::Fast => run_job(&J::With::<Fast>::default(), args, require_unique),
+        EngineArg::Fast => run_job(&J::With::<Bitboards>::default(), args, require_unique),
         EngineArg::Dlx => run_job(&J::With::<Dlx>::default(), args, require_unique),
     }
 }

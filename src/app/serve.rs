@@ -1,6 +1,10 @@
 //! `serve`: the HTTP server.
 
-use super::*;
+use super::config::default_threads;
+use super::error::AppError;
+use crate::cli;
+use crate::serve::{serve, ServeOptions};
+use std::process::ExitCode;
 
 pub(super) fn run_serve(args: &cli::ServeArgs) -> Result<ExitCode, AppError> {
     let options = ServeOptions {

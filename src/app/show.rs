@@ -1,16 +1,23 @@
 //! `show`: a few records drawn for a person.
 
-use super::*;
+use super::config::layout_choice;
+use super::error::AppError;
+use super::inputs::read_input;
+use crate::cli;
+use crate::pipeline::input;
+use crate::pipeline::output::Output;
+use std::io::IsTerminal;
+use std::process::ExitCode;
 
 pub(super) fn run_show(args: &cli::ShowArgs) -> Result<ExitCode, AppError> {
     let bytes = read_input(&args.input, false)?;
     let layout = input::detect_layout_as(bytes.bytes(), &layout_choice(&args.layout))?;
     let color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
-    let text = crate::show::show(
+    let text = crate::datasets::show::show(
         bytes.bytes(),
         &layout,
         &args.lines,
-        crate::show::Style {
+        crate::datasets::show::Style {
             color,
             titles: !args.quiet,
         },

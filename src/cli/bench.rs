@@ -2,17 +2,27 @@
 
 use std::path::PathBuf;
 
+use clap::builder::PossibleValue;
 use clap::{Args, ValueEnum};
 
 use super::{BoardArgs, EngineArg, LayoutArgs};
 
-/// What `bench` times.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum BenchMode {
-    /// First solution.
-    Solve,
-    /// Solutions counted up to two (uniqueness check).
-    Count,
+pub use crate::reports::bench::BenchMode;
+
+/// `--mode`'s words: the report's own value, read by clap.
+impl ValueEnum for BenchMode {
+    fn value_variants<'a>() -> &'a [Self] {
+        &[BenchMode::Solve, BenchMode::Count]
+    }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        Some(match self {
+            BenchMode::Solve => PossibleValue::new("solve").help("First solution"),
+            BenchMode::Count => {
+                PossibleValue::new("count").help("Solutions counted up to two (uniqueness check)")
+            }
+        })
+    }
 }
 
 /// Options of `bench`.

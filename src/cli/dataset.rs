@@ -15,7 +15,6 @@ pub enum ByArg {
     /// The same cells as read (`.` and `0` alike).
     Text,
 }
-
 /// Options of `dedupe`.
 #[derive(Debug, Args)]
 pub struct DedupeArgs {
@@ -39,7 +38,6 @@ pub struct DedupeArgs {
     #[arg(short, long)]
     pub quiet: bool,
 }
-
 /// Options of `overlap`.
 #[derive(Debug, Args)]
 pub struct OverlapArgs {
@@ -70,7 +68,6 @@ pub struct OverlapArgs {
     #[arg(short, long)]
     pub quiet: bool,
 }
-
 /// Options of `split`.
 #[derive(Debug, Args)]
 pub struct SplitArgs {
@@ -100,40 +97,4 @@ pub struct SplitArgs {
     /// Print no summary on stderr.
     #[arg(short, long)]
     pub quiet: bool,
-}
-
-/// Options of `corpus`.
-#[derive(Debug, Args)]
-pub struct CorpusArgs {
-    /// Source puzzles (any input format the other commands read).
-    #[arg(value_name = "INPUT", required_unless_present = "from")]
-    pub input: Option<PathBuf>,
-    /// The source, as an option (the same as INPUT).
-    #[arg(long, value_name = "FILE", conflicts_with = "input", hide = true)]
-    pub from: Option<PathBuf>,
-    /// Records to write.
-    #[arg(long, value_name = "N")]
-    pub count: u64,
-    /// Random seed; the same seed and source give the same corpus.
-    #[arg(long, default_value_t = 1, value_name = "S")]
-    pub seed: u64,
-    /// Output file (default: stdout), one 81-character puzzle per line.
-    #[arg(short, long, value_name = "OUT")]
-    pub output: Option<PathBuf>,
-    /// Format, column and delimiter.
-    #[command(flatten)]
-    pub layout: LayoutArgs,
-    /// Print no summary on stderr.
-    #[arg(short, long)]
-    pub quiet: bool,
-}
-
-impl CorpusArgs {
-    /// The source file, given as INPUT or `--from`.
-    pub fn source(&self) -> &std::path::Path {
-        self.input
-            .as_deref()
-            .or(self.from.as_deref())
-            .expect("clap requires one")
-    }
 }

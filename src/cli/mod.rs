@@ -1,25 +1,36 @@
 //! Command-line definition (clap derive). Only flags and help text live here: the
-//! commands in this file, the options every record command shares in `records`, and
-//! each other command's own options in a file named for it.
+//! commands in this file, then one file per command or family of commands, as in `app`
+//! (`record`, `generate`, `bench`, `dataset`, `corpus`, `merge`, `show`, `serve`,
+//! `docs`), and the options they share: `inputs`, `outputs` and `config` (engine,
+//! boards, shards).
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Parser, Subcommand};
 
 mod bench;
+mod config;
+mod corpus;
 mod dataset;
+mod docs;
 mod generate;
-mod records;
-mod reports;
+mod inputs;
+mod merge;
+mod outputs;
+mod record;
 mod serve;
+mod show;
 
 pub use bench::{BenchArgs, BenchMode};
-pub use dataset::{ByArg, CorpusArgs, DedupeArgs, OverlapArgs, SplitArgs};
+pub use config::{BoardArgs, EngineArg, VariantArg};
+pub use corpus::CorpusArgs;
+pub use dataset::{ByArg, DedupeArgs, OverlapArgs, SplitArgs};
+pub use docs::CompletionsArgs;
 pub use generate::{GenerateArgs, LevelArg, MadeFormatArg, SymmetryArg};
-pub use records::{
-    BoardArgs, ClassifyArgs, EngineArg, FormatArg, GradeArgs, InputArgs, LayoutArgs, OutputArgs,
-    OutputFormatArg, RatingArg, RatingArgs, RunArgs, StatusArg, VariantArg,
-};
-pub use reports::{MergeArgs, ShowArgs};
+pub use inputs::{FormatArg, InputArgs, LayoutArgs};
+pub use merge::MergeArgs;
+pub use outputs::{OutputArgs, OutputFormatArg};
+pub use record::{ClassifyArgs, GradeArgs, RatingArg, RatingArgs, RunArgs, StatusArg};
 pub use serve::ServeArgs;
+pub use show::ShowArgs;
 
 /// Solve, classify and benchmark Sudoku puzzle datasets at hardware speed.
 ///
@@ -170,12 +181,4 @@ pub enum Command {
         sudoku-batch man > sudoku-batch.1 && man ./sudoku-batch.1\n\n\
         Exit status: 0 on success, 2 when stdout cannot be written.")]
     Man,
-}
-
-/// Options of `completions`.
-#[derive(Debug, Args)]
-pub struct CompletionsArgs {
-    /// The shell.
-    #[arg(value_enum)]
-    pub shell: clap_complete::Shell,
 }

@@ -4,14 +4,15 @@
 use std::marker::PhantomData;
 
 use super::{Answer, Columns, Job, Value};
-use crate::canon::{Canonical, Canonicalizer};
-use crate::engine::{engine, Budget, Engine, Fast};
-use crate::puzzle::{Puzzle, Shapes};
-use crate::variant::Variant;
+use crate::engines::canon::{Canonical, Canonicalizer};
+use crate::engines::{engine, Bitboards, Engine};
+use crate::values::geometry::Variant;
+use crate::values::puzzle::{Puzzle, Shapes};
+use crate::values::search::Budget;
 
 /// Classifies each record and adds its canonical form, whatever its status (clashing
 /// givens included); only malformed records get none.
-pub struct Canon<E = Fast>(PhantomData<fn() -> E>);
+pub struct Canon<E = Bitboards>(PhantomData<fn() -> E>);
 
 impl<E> Default for Canon<E> {
     fn default() -> Self {
@@ -20,7 +21,7 @@ impl<E> Default for Canon<E> {
 }
 
 impl Canon {
-    /// The job on the fast engines ([`Fast`]).
+    /// The job on the bitboard engines ([`Bitboards`]).
     pub fn new() -> Self {
         Self::default()
     }

@@ -3,12 +3,13 @@
 use std::marker::PhantomData;
 
 use super::{Answer, Job};
-use crate::engine::{engine, Budget, Engine, Fast};
-use crate::puzzle::{Puzzle, Shapes};
-use crate::variant::Variant;
+use crate::engines::{engine, Bitboards, Engine};
+use crate::values::geometry::Variant;
+use crate::values::puzzle::{Puzzle, Shapes};
+use crate::values::search::Budget;
 
 /// `unique`, `multiple` (with one solution), `unsolvable` or `invalid`.
-pub struct Classify<E = Fast>(PhantomData<fn() -> E>);
+pub struct Classify<E = Bitboards>(PhantomData<fn() -> E>);
 
 impl<E> Default for Classify<E> {
     fn default() -> Self {
@@ -17,7 +18,7 @@ impl<E> Default for Classify<E> {
 }
 
 impl Classify {
-    /// The job on the fast engines ([`Fast`]).
+    /// The job on the bitboard engines ([`Bitboards`]).
     pub fn new() -> Self {
         Self::default()
     }

@@ -7,14 +7,15 @@
 use std::marker::PhantomData;
 
 use super::{Answer, Columns, Job, Value};
-use crate::dlx::Dlx;
-use crate::engine::{engine, Budget, Engine, Fast};
-use crate::puzzle::{Puzzle, Shapes};
-use crate::report::Status;
-use crate::variant::Variant;
+use crate::engines::dlx::Dlx;
+use crate::engines::{engine, Bitboards, Engine};
+use crate::values::geometry::Variant;
+use crate::values::puzzle::{Puzzle, Shapes};
+use crate::values::search::Budget;
+use crate::values::status::Status;
 
 /// Classification by `A`, checked by `B`.
-pub struct CrossCheck<A = Fast, B = Dlx>(PhantomData<fn() -> (A, B)>);
+pub struct CrossCheck<A = Bitboards, B = Dlx>(PhantomData<fn() -> (A, B)>);
 
 impl<A, B> Default for CrossCheck<A, B> {
     fn default() -> Self {

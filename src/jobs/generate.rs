@@ -10,13 +10,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use super::{Columns, Graded, Value};
-use crate::engine::Engine;
-use crate::explainer::Rater;
-use crate::generate::{make, record_rng, BoardPlan, Made, MadeBoard, Orbits, Spec};
-use crate::grader::Levels;
-use crate::report::Breakdown;
-use crate::solver::Classification;
-use crate::variant::{Variant, MAX_CELLS};
+use crate::engines::explainer::Rater;
+use crate::engines::generate::{make, record_rng, BoardPlan, Made, MadeBoard, Orbits, Spec};
+use crate::engines::grader::Levels;
+use crate::engines::Engine;
+use crate::reports::Breakdown;
+use crate::values::geometry::{Variant, MAX_CELLS};
+use crate::values::search::Classification;
 
 /// Most full grids tried for one record before giving up (when the target or the level
 /// asked for is out of practical reach): about 30 s of one thread. The hardest reachable
@@ -174,8 +174,8 @@ impl Generate {
     /// scale are classic 9x9's).
     pub fn boards(plan: BoardPlan, seed: u64) -> Generate {
         let spec = Spec {
-            pattern: crate::generate::Pattern::None,
-            target: crate::generate::Target::Minimal,
+            pattern: crate::engines::generate::Pattern::None,
+            target: crate::engines::generate::Target::Minimal,
         };
         Generate {
             boards: Some(Box::new(plan)),

@@ -3,17 +3,21 @@
 use std::marker::PhantomData;
 
 use super::{Answer, Columns, Job, Value};
-use crate::engine::{engine, Budget, Engine, Fast};
-use crate::explainer::{Rater, Rating, Rules, SLUGS};
-use crate::grader::{self, BoardGrader, Level, TECHNIQUE_NAMES};
-use crate::puzzle::{Puzzle, Shapes};
-use crate::report::{Breakdown, Status};
-use crate::variant::Variant;
+use crate::engines::explainer::{Rater, Rating, Rules, SLUGS};
+use crate::engines::grader;
+use crate::engines::grader::{BoardGrader, TECHNIQUE_NAMES};
+use crate::engines::{engine, Bitboards, Engine};
+use crate::reports::Breakdown;
+use crate::values::geometry::Variant;
+use crate::values::level::Level;
+use crate::values::puzzle::{Puzzle, Shapes};
+use crate::values::search::Budget;
+use crate::values::status::Status;
 use crate::Grid;
 
 /// Classifies every record and grades the unique ones with human techniques; the
 /// solution always comes from the engine, never from the grader.
-pub struct Grade<E = Fast> {
+pub struct Grade<E = Bitboards> {
     rules: Rules,
     budget: u64,
     engine: PhantomData<fn() -> E>,
@@ -27,7 +31,7 @@ impl<E> Default for Grade<E> {
 }
 
 impl Grade {
-    /// The job on the fast engines ([`Fast`]).
+    /// The job on the bitboard engines ([`Bitboards`]).
     pub fn new() -> Self {
         Self::default()
     }
@@ -49,7 +53,7 @@ impl<E> Grade<E> {
 /// `bound` columns: empty unless `unique`.
 ///
 /// For a 9x9 grid, `rating`, `pearl` and `diamond` are Sukaku Explainer's ER, EP and ED
-/// ([`crate::explainer`]), `technique` the step that set ER, `difficulty` the level of
+/// ([`crate::engines::explainer`]), `technique` the step that set ER, `difficulty` the level of
 /// ER (see [`Graded::level`]), `techniques` the rater's steps by technique, and `bound`
 /// is `lower` when the rater stopped early (a rule it does not reproduce, or its
 /// budget): the ratings are then lower bounds. For a variant board only `difficulty`,
@@ -58,7 +62,7 @@ impl<E> Grade<E> {
 pub struct Graded {
     /// The pattern grader's grade of a unique variant board, or of a unique 9x9 grid
     /// whose Sukaku Explainer ratings are lower bounds (its level then counts too).
-    pub grade: Option<grader::Grade>,
+    pub grade: Option<grader::PatternGrade>,
     /// Sukaku Explainer's ratings of a unique 9x9 grid.
     pub se: Option<Rating>,
 }

@@ -8,14 +8,15 @@
 use std::marker::PhantomData;
 
 use super::{Answer, Columns, Job, Value};
-use crate::engine::{engine, Budget, Engine, Fast};
-use crate::grid::{Grid, CELLS};
-use crate::puzzle::{Puzzle, Shapes};
-use crate::report::Status;
-use crate::variant::Variant;
+use crate::engines::{engine, Bitboards, Engine};
+use crate::values::geometry::Variant;
+use crate::values::grid::{Grid, CELLS};
+use crate::values::puzzle::{Puzzle, Shapes};
+use crate::values::search::Budget;
+use crate::values::status::Status;
 
 /// Drops redundant givens from unique puzzles; other records keep their status.
-pub struct Minimize<E = Fast>(PhantomData<fn() -> E>);
+pub struct Minimize<E = Bitboards>(PhantomData<fn() -> E>);
 
 impl<E> Default for Minimize<E> {
     fn default() -> Self {
@@ -24,7 +25,7 @@ impl<E> Default for Minimize<E> {
 }
 
 impl Minimize {
-    /// The job on the fast engines ([`Fast`]).
+    /// The job on the bitboard engines ([`Bitboards`]).
     pub fn new() -> Self {
         Self::default()
     }

@@ -27,13 +27,13 @@ pub use grade::{Grade, Graded};
 pub use minimize::{Minimal, Minimize};
 pub use solve::Solve;
 
-pub use crate::puzzle::Answer;
+pub use crate::values::puzzle::Answer;
 
-use crate::engine::Budget;
-use crate::grid::Grid;
-use crate::puzzle::{Puzzle, Shapes};
-use crate::report::Breakdown;
-use crate::variant::Variant;
+use crate::reports::Breakdown;
+use crate::values::geometry::Variant;
+use crate::values::grid::Grid;
+use crate::values::puzzle::{Puzzle, Shapes};
+use crate::values::search::Budget;
 
 /// One kind of work done for every record of a run.
 pub trait Job: Sync {

@@ -3,7 +3,7 @@
 
 use std::io::{self, Read};
 
-use crate::input::{
+use crate::pipeline::input::{
     chunk_end, detect_layout_as, lone_cr_line_ends, unclosed_quote_line, Choice, Format,
     InputError, Layout, CHUNK_BYTES,
 };
@@ -221,7 +221,7 @@ impl<R: Read> StreamChunks<R> {
         // Old Mac OS line ends: read as lines, every `\r` taken as `\n`.
         let cr_to_lf = lone_cr_line_ends(&carry);
         if cr_to_lf {
-            crate::input::cr_to_lf(&mut carry);
+            crate::pipeline::input::cr_to_lf(&mut carry);
         }
         let mut layout = match detect_layout_as(&carry, choice) {
             Ok(l) => l,
@@ -285,7 +285,7 @@ impl<R: Read> StreamChunks<R> {
             let old = self.carry.len();
             self.eof = fill(&mut self.reader, &mut self.carry)?;
             if self.cr_to_lf {
-                crate::input::cr_to_lf(&mut self.carry[old..]);
+                crate::pipeline::input::cr_to_lf(&mut self.carry[old..]);
             }
         }
     }
@@ -331,7 +331,7 @@ impl<R: Read> StreamChunks<R> {
             let old = self.carry.len();
             self.eof = fill(&mut self.reader, &mut self.carry)?;
             if self.cr_to_lf {
-                crate::input::cr_to_lf(&mut self.carry[old..]);
+                crate::pipeline::input::cr_to_lf(&mut self.carry[old..]);
             }
         }
         self.in_quotes = false;
@@ -419,7 +419,7 @@ impl<'a, R: Read> Source<'a, R> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::input::{detect_layout, ColumnChoice};
+    use crate::pipeline::input::{detect_layout, ColumnChoice};
 
     #[test]
     fn newlines_are_counted_in_blocks_as_one_by_one() {

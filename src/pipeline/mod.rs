@@ -11,8 +11,12 @@
 //!
 //! Memory is bounded by the in-flight limit, not by the input size.
 
+pub mod batch;
 mod chunks;
+pub mod input;
 mod ordered;
+pub mod output;
+pub mod rows;
 mod worker;
 
 pub use chunks::{shard_bounds, Chunk, ChunkBytes, Shard, SliceChunks, Source, StreamChunks};
@@ -28,14 +32,20 @@ use std::time::Instant;
 use hdrhistogram::Histogram;
 use rayon::ThreadPool;
 
-use crate::engine::{Budget, Engine};
-use crate::input::parquet::{ParquetFile, Piece, Scratch, Segment};
-use crate::input::{detect_layout_as, Choice, Format, InputBytes, InputError, Layout, Opened};
+use crate::engines::Engine;
 use crate::jobs::{Columns, Generate, GenerateError, Generated, Job, MadeRecord, Maker};
-use crate::output::{Output, OutputError};
-use crate::report::{encode_histogram, new_histogram, Latency, RunReport, Status, StatusSet};
-use crate::rows::{kept_names, BoardTexts, Cells, OutputFormat, Row, RowWriter, Slot};
-use crate::variant::{BoardRules, Symbols, Variant, MAX_CELLS};
+use crate::pipeline::input::parquet::{ParquetFile, Piece, Scratch, Segment};
+use crate::pipeline::input::{
+    detect_layout_as, Choice, Format, InputBytes, InputError, Layout, Opened,
+};
+use crate::pipeline::output::{Output, OutputError};
+use crate::pipeline::rows::{kept_names, BoardTexts, Cells, OutputFormat, Row, RowWriter, Slot};
+use crate::reports::{encode_histogram, new_histogram, Latency, RunReport, StatusSet};
+use crate::values::board::Symbols;
+use crate::values::geometry::{Variant, MAX_CELLS};
+use crate::values::rules::BoardRules;
+use crate::values::search::Budget;
+use crate::values::status::Status;
 use chunks::count_newlines;
 use ordered::{Done, OrderedWriter};
 
@@ -93,7 +103,7 @@ impl RunOptions {
             boards: BoardRules::default(),
             only: StatusSet::ALL,
             budget: Budget::DEFAULT,
-            max_record: crate::input::DEFAULT_MAX_RECORD,
+            max_record: crate::pipeline::input::DEFAULT_MAX_RECORD,
             cancel: None,
         }
     }
@@ -152,7 +162,7 @@ impl From<OutputError> for RunError {
     }
 }
 
-/// Runs `job` over any opened input (`crate::input::open`, `open_stream` or
+/// Runs `job` over any opened input (`crate::pipeline::input::open`, `open_stream` or
 /// `open_bytes`): the one entry point of every front end. `path` names the input in the
 /// report and in errors; the report's `input` says what was found beyond plain text
 /// (`data.gz (gzip)`).
@@ -278,7 +288,7 @@ fn run_source<J: Job, R: Read>(
 ) -> Result<(RunReport, Histogram<u64>), RunError> {
     let progress = total_bytes
         .filter(|_| options.progress)
-        .map(|total| (total, Unit::Bytes));
+        .map(|total| (total, ProgressUnit::Bytes));
     run_work(
         job,
         layout,
@@ -332,7 +342,7 @@ pub fn run_parquet<J: Job>(
         .max(1);
     let scratch: Vec<Mutex<Scratch>> = (0..threads).map(|_| Mutex::default()).collect();
     let total: u64 = pieces.iter().map(|p| p.rows as u64).sum();
-    let progress = options.progress.then_some((total, Unit::Records));
+    let progress = options.progress.then_some((total, ProgressUnit::Records));
     let mut next = pieces.iter();
     let (mut report, histogram) = run_work(
         job,
@@ -377,7 +387,7 @@ fn run_work<J, W, N, P>(
     layout: &Layout,
     options: &RunOptions,
     output: &mut Output,
-    (progress, started): (Option<(u64, Unit)>, Instant),
+    (progress, started): (Option<(u64, ProgressUnit)>, Instant),
     mut next: N,
     process: P,
 ) -> Result<(RunReport, Histogram<u64>), RunError>
@@ -477,7 +487,7 @@ pub struct MakeOptions {
 /// Makes `options.count` records with `generate` on engine `E`, in record order,
 /// through the same driver as the record jobs: ranges of record numbers are the work
 /// items.
-pub fn run_generate<E: Engine>(
+pub fn generate_records<E: Engine>(
     generate: &Generate,
     options: &MakeOptions,
     output: &mut Output,
@@ -502,7 +512,9 @@ pub fn run_generate<E: Engine>(
     // Small ranges keep every thread busy and the output flowing; large ones cost less.
     let batch = (options.count / (threads as u64 * 16)).clamp(1, 256);
     let mut next = 0u64;
-    let progress = options.progress.then_some((options.count, Unit::Records));
+    let progress = options
+        .progress
+        .then_some((options.count, ProgressUnit::Records));
     let symbols = options.symbols.unwrap_or_else(|| Symbols::default_for(9));
     let driven = drive(
         (&workers, None),
@@ -567,7 +579,7 @@ pub fn made_row<'a>(
         reason: None,
         mismatch: false,
         extra,
-        fields: crate::input::Fields::None,
+        fields: crate::pipeline::input::Fields::None,
     }
 }
 
@@ -622,7 +634,7 @@ impl Driven {
 
 /// What a progress bar counts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Unit {
+pub(crate) enum ProgressUnit {
     /// Input bytes.
     Bytes,
     /// Records made.
@@ -654,7 +666,7 @@ pub(crate) fn drive<S, W, N, P>(
     rows: &RowWriter,
     header: &[u8],
     output: &mut Output,
-    progress: Option<(u64, Unit)>,
+    progress: Option<(u64, ProgressUnit)>,
     mut next: N,
     process: P,
 ) -> Result<Driven, RunError>

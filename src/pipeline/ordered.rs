@@ -6,10 +6,10 @@ use std::fs::File;
 use std::io;
 
 use super::worker::Tally;
-use super::{RunError, Unit};
-use crate::input::CHUNK_BYTES;
-use crate::output::Output;
-use crate::rows::{RowWriter, Slot};
+use super::{ProgressUnit, RunError};
+use crate::pipeline::input::CHUNK_BYTES;
+use crate::pipeline::output::Output;
+use crate::pipeline::rows::{RowWriter, Slot};
 
 /// Result of one chunk, sent from a worker to the writer.
 pub(super) struct Done {
@@ -68,7 +68,7 @@ impl<'o> OrderedWriter<'o> {
     pub fn new(
         output: &'o mut Output,
         rows_writer: &'o RowWriter,
-        progress: Option<(u64, Unit)>,
+        progress: Option<(u64, ProgressUnit)>,
         positional: Option<(&'o File, u64)>,
     ) -> Self {
         OrderedWriter {
@@ -193,7 +193,7 @@ pub(super) fn write_at(file: &File, bytes: &[u8], at: u64) -> io::Result<()> {
     {
         use std::os::unix::fs::FileExt;
         file.write_all_at(bytes, at)?;
-        crate::output::start_writeback(file, at, bytes.len() as u64);
+        crate::pipeline::output::start_writeback(file, at, bytes.len() as u64);
         Ok(())
     }
     #[cfg(not(unix))]
@@ -204,14 +204,14 @@ pub(super) fn write_at(file: &File, bytes: &[u8], at: u64) -> io::Result<()> {
     }
 }
 
-fn progress_bar(total: u64, unit: Unit) -> indicatif::ProgressBar {
+fn progress_bar(total: u64, unit: ProgressUnit) -> indicatif::ProgressBar {
     let bar = indicatif::ProgressBar::with_draw_target(
         Some(total),
         indicatif::ProgressDrawTarget::stderr(),
     );
     let template = match unit {
-        Unit::Bytes => "{bar:40} {bytes}/{total_bytes} {msg} {bytes_per_sec} eta {eta}",
-        Unit::Records => "{bar:40} {pos}/{len} records {per_sec} eta {eta}",
+        ProgressUnit::Bytes => "{bar:40} {bytes}/{total_bytes} {msg} {bytes_per_sec} eta {eta}",
+        ProgressUnit::Records => "{bar:40} {pos}/{len} records {per_sec} eta {eta}",
     };
     if let Ok(style) = indicatif::ProgressStyle::with_template(template) {
         bar.set_style(style);

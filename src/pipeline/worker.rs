@@ -9,14 +9,19 @@ use std::time::Instant;
 
 use hdrhistogram::Histogram;
 
-use crate::engine::Budget;
-use crate::grid::Grid;
-use crate::input::{for_each_record, too_long_record, Layout, Record, RecordError, RecordScratch};
 use crate::jobs::{Columns, Job};
-use crate::puzzle::{Answer, Problem, Puzzle, Solution};
-use crate::report::{new_histogram, Breakdown, Status, StatusCounts};
-use crate::rows::{BoardTexts, Cells, Reason, Row, RowWriter, Slot};
-use crate::variant::{Board, BoardError, BoardRules, Symbols, Variant, MAX_CELLS, SIDES};
+use crate::pipeline::input::{
+    for_each_record, too_long_record, Layout, Record, RecordError, RecordScratch,
+};
+use crate::pipeline::rows::{BoardTexts, Cells, Reason, Row, RowWriter, Slot};
+use crate::reports::{new_histogram, Breakdown, StatusCounts};
+use crate::values::board::{Board, BoardError, Symbols};
+use crate::values::geometry::{Variant, MAX_CELLS, SIDES};
+use crate::values::grid::Grid;
+use crate::values::puzzle::{Answer, Problem, Puzzle, Solution};
+use crate::values::rules::BoardRules;
+use crate::values::search::Budget;
+use crate::values::status::Status;
 
 /// Most line numbers of non-unique records kept for `--require-unique` messages.
 pub(crate) const KEEP_NOT_UNIQUE: usize = 10;

@@ -23,21 +23,25 @@ use super::error::ApiError;
 use super::metrics;
 use super::state::AppState;
 use super::stream::{
-    body_of, is_too_large, pump, BodyEnd, BodyReader, Piece, ResponseWriter, CHANNEL_CHUNKS,
+    body_of, is_too_large, pump, BodyEnd, BodyPiece, BodyReader, ResponseWriter, CHANNEL_CHUNKS,
 };
-use crate::batch::{self, parse_record, run_puzzles_until, write_rows};
-use crate::generate::{Pattern, Spec, Target, MIN_GIVENS};
-use crate::grader::Levels;
-use crate::grid::Unit;
-use crate::input::compressed::{self, Compression};
-use crate::input::{open_stream, Choice, ColumnChoice, Format, HowToOpen, Reader};
+use crate::engines::generate::{Pattern, Spec, Target, MIN_GIVENS};
+use crate::engines::grader::Levels;
 use crate::jobs::{Canon, Classify, Generate, Generated, Grade, Job, Solve};
-use crate::output::Output;
+use crate::pipeline::batch;
+use crate::pipeline::batch::{parse_record, run_puzzles_until, write_rows};
+use crate::pipeline::input::compressed;
+use crate::pipeline::input::compressed::Compression;
+use crate::pipeline::input::{open_stream, Choice, ColumnChoice, Format, HowToOpen, Reader};
+use crate::pipeline::output::Output;
+use crate::pipeline::rows::{OutputFormat, Reason, RowWriter};
 use crate::pipeline::{self, BoardSetup, RunOptions, Worker};
-use crate::report::StatusCounts;
-use crate::rows::{OutputFormat, Reason, RowWriter};
-use crate::validate::validate as check_grid;
-use crate::variant::{BoardRules, Symbols, Variant, MAX_CELLS};
+use crate::reports::StatusCounts;
+use crate::values::board::Symbols;
+use crate::values::geometry::{Variant, MAX_CELLS};
+use crate::values::grid::Unit;
+use crate::values::rules::BoardRules;
+use crate::values::validate::validate as check_grid;
 
 /// Shared state as handlers see it.
 type Shared = State<Arc<AppState>>;
@@ -398,7 +402,7 @@ where
         delimiter: q
             .delimiter
             .as_deref()
-            .map(crate::input::parse_delimiter)
+            .map(crate::pipeline::input::parse_delimiter)
             .transpose()
             .map_err(|e| ApiError::BadQuery(format!("delimiter {e}")))?,
     };
@@ -414,8 +418,8 @@ where
     // first row, a client gone) stops the body pump and the pipeline.
     let (guard, cancelled) = CancelOnDrop::new();
     options.cancel = Some(cancelled.flag());
-    let (in_tx, in_rx) = mpsc::channel::<Piece>(CHANNEL_CHUNKS);
-    let (out_tx, mut out_rx) = mpsc::channel::<Piece>(CHANNEL_CHUNKS);
+    let (in_tx, in_rx) = mpsc::channel::<BodyPiece>(CHANNEL_CHUNKS);
+    let (out_tx, mut out_rx) = mpsc::channel::<BodyPiece>(CHANNEL_CHUNKS);
     let ending = Arc::new(BodyEnd::default());
     tokio::spawn(pump(
         body,

@@ -8,7 +8,7 @@ use axum::middleware::Next;
 use axum::response::Response;
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
 
-use crate::report::StatusCounts;
+use crate::reports::StatusCounts;
 
 /// Requests answered, labelled `endpoint` and `status`.
 const REQUESTS: &str = "sudoku_http_requests_total";

@@ -8,11 +8,11 @@ use metrics_exporter_prometheus::PrometheusHandle;
 use rayon::ThreadPool;
 use tokio::sync::Semaphore;
 
-use crate::batch::workers;
-use crate::engine::Fast;
+use crate::engines::Bitboards;
 use crate::jobs::{Canon, Classify, Grade, Maker, Solve};
+use crate::pipeline::batch::workers;
 use crate::pipeline::{BoardSetup, Worker};
-use crate::variant::Variant;
+use crate::values::geometry::Variant;
 
 /// Shared, read-only but for the workers' locks.
 pub(super) struct AppState {
@@ -27,7 +27,7 @@ pub(super) struct AppState {
     /// Workers of `canon`, one per pool thread.
     pub canon: Vec<Mutex<Worker<Canon>>>,
     /// Engines and raters for `generate`, one per pool thread.
-    pub makers: Vec<Mutex<Maker<Fast>>>,
+    pub makers: Vec<Mutex<Maker<Bitboards>>>,
     /// Places for requests being worked on.
     pub inflight: Arc<Semaphore>,
     /// The body limit (for messages).

@@ -22,17 +22,17 @@ use super::cancel::{CancelOnDrop, Cancelled};
 pub(super) const CHANNEL_CHUNKS: usize = 8;
 
 /// A piece of a body, or why the body ended early.
-pub(super) type Piece = io::Result<Bytes>;
+pub(super) type BodyPiece = io::Result<Bytes>;
 
 /// The request body as a blocking reader (for the pipeline's stream input).
 pub(super) struct BodyReader {
-    rx: mpsc::Receiver<Piece>,
+    rx: mpsc::Receiver<BodyPiece>,
     current: Bytes,
 }
 
 impl BodyReader {
     /// A reader of what [`pump`] sends into the other end of `rx`.
-    pub(super) fn new(rx: mpsc::Receiver<Piece>) -> BodyReader {
+    pub(super) fn new(rx: mpsc::Receiver<BodyPiece>) -> BodyReader {
         BodyReader {
             rx,
             current: Bytes::new(),
@@ -92,7 +92,7 @@ pub(super) fn is_too_large(error: &(dyn std::error::Error + 'static)) -> bool {
 /// a cancelled request stops it at once. Why a body ended early goes into `ending`.
 pub(super) async fn pump(
     body: Body,
-    tx: mpsc::Sender<Piece>,
+    tx: mpsc::Sender<BodyPiece>,
     patience: Duration,
     ending: Arc<BodyEnd>,
     mut cancelled: Cancelled,
@@ -142,12 +142,12 @@ pub(super) async fn pump(
 /// reading is timed out by its connection (`conn.rs`), which drops the body and so
 /// fails the next write here.
 pub(super) struct ResponseWriter {
-    tx: mpsc::Sender<Piece>,
+    tx: mpsc::Sender<BodyPiece>,
 }
 
 impl ResponseWriter {
     /// A writer into `tx`, read by [`body_of`].
-    pub(super) fn new(tx: mpsc::Sender<Piece>) -> ResponseWriter {
+    pub(super) fn new(tx: mpsc::Sender<BodyPiece>) -> ResponseWriter {
         ResponseWriter { tx }
     }
 }
@@ -167,7 +167,7 @@ impl Write for ResponseWriter {
 
 /// A response body streamed from `first` and then `rx`; an error piece aborts it. The
 /// body holds `guard`, so a client that goes away mid-stream cancels the work.
-pub(super) fn body_of(first: Bytes, rx: mpsc::Receiver<Piece>, guard: CancelOnDrop) -> Body {
+pub(super) fn body_of(first: Bytes, rx: mpsc::Receiver<BodyPiece>, guard: CancelOnDrop) -> Body {
     let rest = futures_util::stream::unfold((rx, guard), |(mut rx, guard)| async move {
         rx.recv().await.map(|piece| (piece, (rx, guard)))
     });

@@ -6,7 +6,7 @@
 
 use std::path::PathBuf;
 
-use sudoku_batch::input::{
+use sudoku_batch::pipeline::input::{
     detect_layout, for_each_record, ColumnChoice, Format, Record, RecordScratch,
 };
 use sudoku_batch::Grid;

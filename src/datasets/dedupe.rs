@@ -1,0 +1,279 @@
+//! `dedupe` and `overlap`: a dataset's duplicates, and a test set's leaks into a
+//! training set, up to equivalence ([`crate::datasets::classes`]).
+
+use std::io::{self, Write};
+
+use serde::Serialize;
+
+use crate::datasets::classes::{for_each_keyed, Class, Classes, KeyBy};
+use crate::pipeline::input::Layout;
+
+/// How many of the largest classes a report lists.
+pub const LARGEST: usize = 10;
+
+/// What `dedupe` found.
+#[derive(Clone, Debug, Serialize)]
+pub struct DedupeReport {
+    /// Always `dedupe`.
+    pub command: &'static str,
+    /// The input's name.
+    pub input: String,
+    /// `canonical` or `text`.
+    pub by: &'static str,
+    /// Records read.
+    pub records: u64,
+    /// Classes: records written.
+    pub classes: u64,
+    /// Records dropped as repeats of an earlier one.
+    pub duplicates: u64,
+    /// Malformed records (each keyed by its text).
+    pub malformed: u64,
+    /// The largest classes of more than one record.
+    pub largest: Vec<ClassEntry>,
+    /// Wall time in seconds, up to the outputs committed (their fsync and rename).
+    pub wall_seconds: f64,
+}
+
+/// One class in a report.
+#[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]
+pub struct ClassEntry {
+    /// Line of its first record.
+    pub first_line: u64,
+    /// Records in it.
+    pub size: u64,
+}
+
+impl From<Class> for ClassEntry {
+    fn from(c: Class) -> Self {
+        ClassEntry {
+            first_line: c.first,
+            size: c.size,
+        }
+    }
+}
+
+/// The name of a key choice, as in reports.
+pub fn by_name(by: KeyBy) -> &'static str {
+    match by {
+        KeyBy::Text => "text",
+        KeyBy::Canonical => "canonical",
+    }
+}
+
+/// Writes the bytes before the first record, then the first record of each class in
+/// input order, unchanged, to `out`; with `rows`, a CSV row `line,duplicate_of` per
+/// record (`duplicate_of` empty for the first of a class).
+pub fn dedupe(
+    data: &[u8],
+    layout: &Layout,
+    by: KeyBy,
+    out: &mut dyn Write,
+    mut rows: Option<&mut dyn Write>,
+) -> io::Result<DedupeReport> {
+    let start = std::time::Instant::now();
+    let mut classes = Classes::default();
+    let mut malformed = 0;
+    let mut failed: Option<io::Error> = None;
+    let mut header_written = false;
+    let mut buf = Vec::new();
+    if let Some(rows) = rows.as_deref_mut() {
+        rows.write_all(b"line,duplicate_of\n")?;
+    }
+    for_each_keyed(data, layout, by, |r| {
+        if failed.is_some() {
+            return;
+        }
+        malformed += u64::from(r.puzzle.is_none());
+        let first = classes.add(r.key, r.line);
+        let result = (|| {
+            if !header_written {
+                header_written = true;
+                out.write_all(&data[..r.span.start])?;
+            }
+            if first.is_none() {
+                let bytes = &data[r.span];
+                out.write_all(bytes)?;
+                if !bytes.ends_with(b"\n") {
+                    out.write_all(b"\n")?;
+                }
+            }
+            if let Some(rows) = rows.as_deref_mut() {
+                buf.clear();
+                let _ = match first {
+                    Some(f) => writeln!(buf, "{},{f}", r.line),
+                    None => writeln!(buf, "{},", r.line),
+                };
+                rows.write_all(&buf)?;
+            }
+            Ok(())
+        })();
+        if let Err(e) = result {
+            failed = Some(e);
+        }
+    });
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    if !header_written {
+        // No record: what the input holds (a header, comments) is all there is.
+        out.write_all(data)?;
+    }
+    Ok(DedupeReport {
+        command: "dedupe",
+        input: String::new(),
+        by: by_name(by),
+        records: classes.records(),
+        classes: classes.len(),
+        duplicates: classes.records() - classes.len(),
+        malformed,
+        largest: classes
+            .largest(LARGEST)
+            .into_iter()
+            .map(Into::into)
+            .collect(),
+        wall_seconds: start.elapsed().as_secs_f64(),
+    })
+}
+
+impl DedupeReport {
+    /// The summary for stderr.
+    pub fn write_summary(&self, w: &mut dyn Write) -> io::Result<()> {
+        writeln!(
+            w,
+            "{}: {} records in, {} classes by {} ({} duplicates dropped{})",
+            self.input,
+            self.records,
+            self.classes,
+            self.by,
+            self.duplicates,
+            if self.malformed > 0 {
+                format!(", {} malformed records kept by text", self.malformed)
+            } else {
+                String::new()
+            }
+        )?;
+        if !self.largest.is_empty() {
+            let list: Vec<String> = self
+                .largest
+                .iter()
+                .map(|c| format!("line {} x{}", c.first_line, c.size))
+                .collect();
+            writeln!(w, "  largest classes: {}", list.join(", "))?;
+        }
+        writeln!(w, "  {:.3} s wall", self.wall_seconds)
+    }
+}
+
+/// What `overlap` found.
+#[derive(Clone, Debug, Serialize)]
+pub struct OverlapReport {
+    /// Always `overlap`.
+    pub command: &'static str,
+    /// The training input's name.
+    pub train: String,
+    /// The test input's name.
+    pub test: String,
+    /// `canonical` or `text`.
+    pub by: &'static str,
+    /// Training records read.
+    pub train_records: u64,
+    /// Classes among them.
+    pub train_classes: u64,
+    /// Test records read.
+    pub test_records: u64,
+    /// Test records with an equivalent training record.
+    pub leaks: u64,
+    /// Test records repeating an earlier test record.
+    pub test_duplicates: u64,
+    /// The first leaking test lines (at most [`LARGEST`]).
+    pub first_leaks: Vec<u64>,
+    /// Wall time in seconds, up to the outputs committed (their fsync and rename).
+    pub wall_seconds: f64,
+}
+
+impl OverlapReport {
+    /// The summary for stderr.
+    pub fn write_summary(&self, w: &mut dyn Write) -> io::Result<()> {
+        writeln!(
+            w,
+            "{}: {} of {} test records have an equivalent (by {}) in {} ({} records, {} classes); \
+             {} repeat an earlier test record",
+            self.test,
+            self.leaks,
+            self.test_records,
+            self.by,
+            self.train,
+            self.train_records,
+            self.train_classes,
+            self.test_duplicates
+        )?;
+        if !self.first_leaks.is_empty() {
+            let list: Vec<String> = self.first_leaks.iter().map(u64::to_string).collect();
+            writeln!(w, "  first leaking test lines: {}", list.join(", "))?;
+        }
+        writeln!(w, "  {:.3} s wall", self.wall_seconds)
+    }
+}
+
+/// For every test record, a CSV row `line,train_line,test_duplicate_of` to `rows`: the
+/// first equivalent training record's line (empty when none) and the first equivalent
+/// earlier test record's line (empty when none).
+pub fn overlap(
+    train: (&[u8], &Layout),
+    test: (&[u8], &Layout),
+    by: KeyBy,
+    rows: &mut dyn Write,
+) -> io::Result<OverlapReport> {
+    let start = std::time::Instant::now();
+    let mut known = Classes::default();
+    for_each_keyed(train.0, train.1, by, |r| {
+        known.add(r.key, r.line);
+    });
+    let mut seen = Classes::default();
+    let (mut leaks, mut first_leaks) = (0, Vec::new());
+    let mut failed: Option<io::Error> = None;
+    let mut buf = Vec::new();
+    rows.write_all(b"line,train_line,test_duplicate_of\n")?;
+    for_each_keyed(test.0, test.1, by, |r| {
+        let in_train = known.get(r.key).map(|c| c.first);
+        let earlier = seen.add(r.key, r.line);
+        if in_train.is_some() {
+            leaks += 1;
+            if first_leaks.len() < LARGEST {
+                first_leaks.push(r.line);
+            }
+        }
+        if failed.is_some() {
+            return;
+        }
+        buf.clear();
+        let _ = write!(buf, "{},", r.line);
+        if let Some(l) = in_train {
+            let _ = write!(buf, "{l}");
+        }
+        buf.push(b',');
+        if let Some(l) = earlier {
+            let _ = write!(buf, "{l}");
+        }
+        buf.push(b'\n');
+        if let Err(e) = rows.write_all(&buf) {
+            failed = Some(e);
+        }
+    });
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    Ok(OverlapReport {
+        command: "overlap",
+        train: String::new(),
+        test: String::new(),
+        by: by_name(by),
+        train_records: known.records(),
+        train_classes: known.len(),
+        test_records: seen.records(),
+        leaks,
+        test_duplicates: seen.records() - seen.len(),
+        first_leaks,
+        wall_seconds: start.elapsed().as_secs_f64(),
+    })
+}

@@ -1,0 +1,217 @@
+//! Aligned pair exclusion: two cells sharing at least two bivalue peers (excluders); a
+//! combination of their values is impossible when the values clash (equal in cells that
+//! see each other) or would empty an excluder. A value of either cell that takes part in
+//! no possible combination is removed.
+
+use super::board::{bits, CellSet, Pencilmarks, PEER_SETS};
+use super::hint::{Hint, HintKind};
+
+/// The first aligned pair exclusion, pairs in `Twomutations` order over the base cells.
+pub fn aligned_pair(b: &Pencilmarks) -> Option<Hint> {
+    let mut bivalue = CellSet::EMPTY;
+    let mut single = CellSet::EMPTY;
+    for c in 0..81 {
+        match b.cands[c].count_ones() {
+            1 => single = single.with(c),
+            2 => bivalue = bivalue.with(c),
+            _ => {}
+        }
+    }
+    let mut base = CellSet::EMPTY;
+    for c in 0..81 {
+        if b.cands[c].count_ones() >= 2
+            && PEER_SETS[c].and(single).is_empty()
+            && !PEER_SETS[c].and(bivalue).is_empty()
+        {
+            base = base.with(c);
+        }
+    }
+    for c2 in base.iter() {
+        // The lower base cells that see two or more of c2's bivalue peers, ascending.
+        let (mut once, mut twice) = (CellSet::EMPTY, CellSet::EMPTY);
+        for e in PEER_SETS[c2].and(bivalue).iter() {
+            twice = twice.or(once.and(PEER_SETS[e]));
+            once = once.or(PEER_SETS[e]);
+        }
+        for c1 in twice.and(base).and(CellSet((1u128 << c2) - 1)).iter() {
+            let excluders = PEER_SETS[c1].and(PEER_SETS[c2]).and(bivalue);
+            let sees = PEER_SETS[c1].has(c2);
+            // A bivalue excluder empties when the two cells take its two values:
+            // for each value, the values its excluders pair it with.
+            let mut partners = [0u16; 9];
+            for e in excluders.iter() {
+                let pair = b.cands[e];
+                for v in bits(pair) {
+                    partners[v] |= pair & !(1 << v);
+                }
+            }
+            let (mut keep1, mut keep2) = (0u16, 0u16);
+            for v1 in bits(b.cands[c1]) {
+                for v2 in bits(b.cands[c2]) {
+                    if (v1 == v2 && sees) || partners[v1] >> v2 & 1 != 0 {
+                        continue;
+                    }
+                    keep1 |= 1 << v1;
+                    keep2 |= 1 << v2;
+                }
+            }
+            if keep1 != b.cands[c1] || keep2 != b.cands[c2] {
+                let mut h = Hint::new(HintKind::AlignedPairExclusion, 6.2);
+                h.elims[c1] = b.cands[c1] & !keep1;
+                h.elims[c2] = b.cands[c2] & !keep2;
+                return Some(h);
+            }
+        }
+    }
+    None
+}
+
+/// The first aligned triplet exclusion: for each pair of base cells in `Twomutations`
+/// order, a third base cell among the two cells' excluders (the first cell's, then the
+/// second's, ascending), the three sharing at least two excluders of two or three
+/// candidates. The cells need not see each other.
+pub fn aligned_triplet(b: &Pencilmarks) -> Option<Hint> {
+    let mut excluders = CellSet::EMPTY;
+    let mut single = CellSet::EMPTY;
+    for c in 0..81 {
+        match b.cands[c].count_ones() {
+            1 => single = single.with(c),
+            2 | 3 => excluders = excluders.with(c),
+            _ => {}
+        }
+    }
+    let mut base = [0usize; 81];
+    let mut is_base = CellSet::EMPTY;
+    let mut n = 0;
+    for c in 0..81 {
+        if b.cands[c].count_ones() >= 2
+            && PEER_SETS[c].and(single).is_empty()
+            && !PEER_SETS[c].and(excluders).is_empty()
+        {
+            base[n] = c;
+            is_base = is_base.with(c);
+            n += 1;
+        }
+    }
+    for j in 1..n {
+        for i in 0..j {
+            let (c0, c1) = (base[i], base[j]);
+            let pair = PEER_SETS[c0].and(PEER_SETS[c1]).and(excluders);
+            if pair.len() < 2 {
+                continue;
+            }
+            let not_pair = |c: usize| c != c0 && c != c1;
+            let first = PEER_SETS[c0].and(excluders).and(is_base);
+            let second = PEER_SETS[c1].and(excluders).and(is_base).minus(first);
+            for c2 in first.iter().chain(second.iter()).filter(|&c| not_pair(c)) {
+                let common = pair.and(PEER_SETS[c2]);
+                if common.len() < 2 {
+                    continue;
+                }
+                if let Some(h) = triplet(b, [c0, c1, c2], common) {
+                    return Some(h);
+                }
+            }
+        }
+    }
+    None
+}
+
+/// The values of three cells that take part in no possible combination, as a hint.
+fn triplet(b: &Pencilmarks, cells: [usize; 3], common: CellSet) -> Option<Hint> {
+    let [c0, c1, c2] = cells;
+    let sees = |a: usize, z: usize| PEER_SETS[a].has(z);
+    let (s01, s02, s12) = (sees(c0, c1), sees(c0, c2), sees(c1, c2));
+    let mut keep = [0u16; 3];
+    for v0 in bits(b.cands[c0]) {
+        for v1 in bits(b.cands[c1]) {
+            if v0 == v1 && s01 {
+                continue;
+            }
+            for v2 in bits(b.cands[c2]) {
+                if (v0 == v2 && s02) || (v1 == v2 && s12) {
+                    continue;
+                }
+                let values = 1 << v0 | 1 << v1 | 1 << v2;
+                if common.iter().any(|e| b.cands[e] & !values == 0) {
+                    continue;
+                }
+                keep[0] |= 1 << v0;
+                keep[1] |= 1 << v1;
+                keep[2] |= 1 << v2;
+            }
+        }
+    }
+    if (0..3).all(|k| keep[k] == b.cands[cells[k]]) {
+        return None;
+    }
+    let mut h = Hint::new(HintKind::AlignedTripletExclusion, 7.5);
+    for (k, &c) in cells.iter().enumerate() {
+        h.elims[c] |= b.cands[c] & !keep[k];
+    }
+    Some(h)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engines::explainer::testing::{on_rating_paths, outcome};
+
+    /// Aligned pair exclusion by a plain scan: the same base cells and order, each
+    /// combination of values tested against every excluder's candidates.
+    fn plain_aligned_pair(b: &Pencilmarks) -> Option<Hint> {
+        let count = |c: usize| b.cands[c].count_ones();
+        let base: Vec<usize> = (0..81)
+            .filter(|&c| {
+                count(c) >= 2
+                    && PEER_SETS[c].iter().all(|p| count(p) != 1)
+                    && PEER_SETS[c].iter().any(|p| count(p) == 2)
+            })
+            .collect();
+        for j in 1..base.len() {
+            for i in 0..j {
+                let (c1, c2) = (base[i], base[j]);
+                let excluders: Vec<usize> = (0..81)
+                    .filter(|&e| PEER_SETS[c1].has(e) && PEER_SETS[c2].has(e) && count(e) == 2)
+                    .collect();
+                if excluders.len() < 2 {
+                    continue;
+                }
+                let (mut keep1, mut keep2) = (0u16, 0u16);
+                for v1 in bits(b.cands[c1]) {
+                    for v2 in bits(b.cands[c2]) {
+                        let clash = v1 == v2 && PEER_SETS[c1].has(c2);
+                        let emptied = excluders
+                            .iter()
+                            .any(|&e| b.cands[e] & !(1 << v1 | 1 << v2) == 0);
+                        if !clash && !emptied {
+                            keep1 |= 1 << v1;
+                            keep2 |= 1 << v2;
+                        }
+                    }
+                }
+                let mut h = Hint::new(HintKind::AlignedPairExclusion, 6.2);
+                h.elims[c1] = b.cands[c1] & !keep1;
+                h.elims[c2] = b.cands[c2] & !keep2;
+                if h.is_worth() {
+                    return Some(h);
+                }
+            }
+        }
+        None
+    }
+
+    #[test]
+    fn aligned_pairs_match_a_plain_scan_along_rating_paths() {
+        let mut found = 0;
+        let boards = on_rating_paths("se-reference-expert.txt", 60, |puzzle, b| {
+            let expected = outcome(plain_aligned_pair(b));
+            found += usize::from(expected.is_some());
+            assert_eq!(outcome(aligned_pair(b)), expected, "{puzzle}");
+        });
+        assert!(
+            boards > 1000 && found > 20,
+            "{boards} boards, {found} exclusions"
+        );
+    }
+}

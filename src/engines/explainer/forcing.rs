@@ -1,0 +1,731 @@
+//! Sukaku Explainer's forcing chains past the static ones, its producers
+//! `Chaining(multiple, dynamic, nishio, level)`: Nishio (7.5), multiple (8.0), dynamic
+//! (8.5) and dynamic plus (9.0), each plus the length bonus of its chain's complexity.
+//!
+//! For every candidate of every cell the search follows what it implies when taken as
+//! true, and (for contradictions and double implications) as false: a propagation. A
+//! dynamic propagation works on a copy of the board from which each implied-false
+//! candidate is removed as it is processed, so that later links see the reduced board;
+//! an implied-true candidate found that way also rests on the removals that made it
+//! single ("hidden parents"). Dynamic plus, whenever a propagation stalls, runs the
+//! intersection, hidden and naked pair and X-wing rules on the reduced board, and their
+//! eliminations go on with the removals they rest on as parents.
+//!
+//! Hints: a contradiction (a candidate implied both true and false), a double
+//! implication (implied the same by a candidate true and false), a region (implied the
+//! same by every place of a value in a region) or a cell (by every value of a cell).
+//! The hint kept is the lowest by (rating, complexity, kind), the first found among
+//! equals, as Sukaku Explainer's stable sort then takes the first.
+//!
+//! ```text
+//! node arena     [pot | first parent | parents]   parents: indices into the arena
+//! slot           a propagation's result: potential -> stored node (stamped table),
+//!                its on and off nodes in insertion order (which are also its queues)
+//! slots 0..9     a cell's values taken true (kept for the cell's own chains)
+//! slot  9        the value taken false
+//! slots 10..18   a region's other places of the value taken true
+//! ```
+
+use super::basic::{self, Basis};
+use super::board::{bits, CellSet, Pencilmarks, CELL_REGIONS, REGION_SETS};
+use super::hint::{Hint, HintKind};
+use super::potential::{cell_of, conjugate, is_on, length_bonus, pot, value_of, POTENTIALS};
+
+/// The producers reproduced here, in Sukaku Explainer's order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ForcingKind {
+    /// `Chaining(false, true, true, 0)`: contradictions of one digit's links, 7.5.
+    Nishio,
+    /// `Chaining(true, false, false, 0)`: region and cell chains on the board as it is, 8.0.
+    Multiple,
+    /// `Chaining(true, true, false, 0)`: dynamic chains of every kind, 8.5.
+    Dynamic,
+    /// `Chaining(true, true, false, 1)`: dynamic chains with the simple rules inside, 9.0.
+    DynamicPlus,
+}
+
+/// What a producer does, from its four arguments.
+#[derive(Clone, Copy)]
+struct Mode {
+    multiple: bool,
+    dynamic: bool,
+    nishio: bool,
+    level: u8,
+    base: f64,
+}
+
+impl Mode {
+    fn of(kind: ForcingKind) -> Mode {
+        let (multiple, dynamic, nishio, level, base) = match kind {
+            ForcingKind::Nishio => (false, true, true, 0, 7.5),
+            ForcingKind::Multiple => (true, false, false, 0, 8.0),
+            ForcingKind::Dynamic => (true, true, false, 0, 8.5),
+            ForcingKind::DynamicPlus => (true, true, false, 1, 9.0),
+        };
+        Mode {
+            multiple,
+            dynamic,
+            nishio,
+            level,
+            base,
+        }
+    }
+
+    /// Whether a candidate taken both ways is checked for contradictions.
+    fn contradictions(self) -> bool {
+        self.dynamic || self.nishio
+    }
+
+    /// Whether a cell of `count` candidates is checked for double implications.
+    fn doubles(self, count: u32) -> bool {
+        count >= 3 && self.dynamic && !self.nishio
+    }
+}
+
+/// The hint kinds by their place in the sort among equal ratings and complexities.
+const DOUBLE: u8 = 1;
+const CELL: u8 = 5;
+const REGION: u8 = 6;
+const CONTRADICTION: u8 = 7;
+
+const OFF_SLOT: usize = 9;
+const REGION_SLOTS: usize = 10;
+const SLOTS: usize = 18;
+const NONE: u32 = u32::MAX;
+
+/// A potential and where its parents lie in the parent list.
+#[derive(Clone, Copy, Debug)]
+struct ForcingNode {
+    pot: u16,
+    parents: u32,
+    count: u32,
+}
+
+/// One propagation's potentials: the node stored for each, and the on and off nodes
+/// in the order they were added (each list is also the queue of its kind).
+struct PotentialSlot {
+    stamp: Vec<u32>,
+    node: Vec<u32>,
+    now: u32,
+    on: Vec<u32>,
+    off: Vec<u32>,
+}
+
+impl PotentialSlot {
+    fn new() -> PotentialSlot {
+        PotentialSlot {
+            stamp: vec![0; POTENTIALS],
+            node: vec![NONE; POTENTIALS],
+            now: 0,
+            // Each candidate is set on, or off, once in a propagation.
+            on: Vec::with_capacity(POTENTIALS / 2),
+            off: Vec::with_capacity(POTENTIALS / 2),
+        }
+    }
+
+    fn clear(&mut self) {
+        self.now = self.now.wrapping_add(1);
+        if self.now == 0 {
+            self.stamp.fill(0);
+            self.now = 1;
+        }
+        self.on.clear();
+        self.off.clear();
+    }
+
+    fn get(&self, p: u16) -> Option<u32> {
+        (self.stamp[p as usize] == self.now).then(|| self.node[p as usize])
+    }
+
+    fn add(&mut self, p: u16, node: u32) {
+        self.stamp[p as usize] = self.now;
+        self.node[p as usize] = node;
+        if is_on(p) {
+            self.on.push(node);
+        } else {
+            self.off.push(node);
+        }
+    }
+}
+
+/// The lowest hint so far by (complexity, kind); its rating follows from complexity.
+struct BestForcing {
+    hint: Option<Hint>,
+    complexity: usize,
+    kind: u8,
+}
+
+impl BestForcing {
+    /// The largest complexity a hint of `kind` may have and still be kept.
+    fn limit(&self, kind: u8) -> usize {
+        match self.hint {
+            None => usize::MAX,
+            Some(_) if kind < self.kind => self.complexity,
+            Some(_) => self.complexity.saturating_sub(1),
+        }
+    }
+}
+
+/// Why a generated implication holds, for its hidden parents: a cell's last two
+/// values, or a value's last two places in a region.
+const CELL_RULE: u8 = u8::MAX;
+
+/// The buffers of the forcing chain producers, reused from step to step.
+pub struct Forcing {
+    nodes: Vec<ForcingNode>,
+    parents: Vec<u32>,
+    slots: Vec<PotentialSlot>,
+    /// The board of the step, and the reduced board of the current propagation.
+    saved: [u16; 81],
+    saved_holders: [CellSet; 9],
+    work: [u16; 81],
+    holders: [CellSet; 9],
+    /// The implications of the potential being processed: (potential, rule).
+    generated: Vec<(u16, u8)>,
+    /// The ancestor count's visited potentials and queue.
+    seen: Vec<u32>,
+    seen_now: u32,
+    queue: Vec<u32>,
+    /// Potentials expanded since the budget was last read.
+    pub work_done: u64,
+    /// Expansions after which a search gives up (it then finds nothing).
+    pub limit: u64,
+}
+
+impl Default for Forcing {
+    fn default() -> Self {
+        Forcing::new()
+    }
+}
+
+impl Forcing {
+    /// Empty buffers, made as large as one cell's propagations fill them (a node per
+    /// potential and slot; a cell's or a region's rule gives a node at most 8
+    /// parents), so that rating allocates nothing.
+    pub fn new() -> Forcing {
+        Forcing {
+            nodes: Vec::with_capacity(SLOTS * POTENTIALS),
+            parents: Vec::with_capacity(8 * SLOTS * POTENTIALS),
+            slots: (0..SLOTS).map(|_| PotentialSlot::new()).collect(),
+            saved: [0; 81],
+            saved_holders: [CellSet::EMPTY; 9],
+            work: [0; 81],
+            holders: [CellSet::EMPTY; 9],
+            generated: Vec::with_capacity(64),
+            seen: vec![0; POTENTIALS],
+            seen_now: 0,
+            queue: Vec::with_capacity(POTENTIALS),
+            work_done: 0,
+            limit: u64::MAX,
+        }
+    }
+
+    /// A node of `pot` whose parents are pushed next by the caller.
+    fn open(&mut self, pot: u16) -> u32 {
+        self.nodes.push(ForcingNode {
+            pot,
+            parents: self.parents.len() as u32,
+            count: 0,
+        });
+        (self.nodes.len() - 1) as u32
+    }
+
+    fn parent(&mut self, node: u32, parent: u32) {
+        self.parents.push(parent);
+        self.nodes[node as usize].count += 1;
+    }
+
+    fn child(&mut self, pot: u16, parent: u32) -> u32 {
+        let n = self.open(pot);
+        self.parent(n, parent);
+        n
+    }
+
+    /// The stored off node of a candidate the propagation removed.
+    fn removed(&self, s: usize, cell: usize, v: usize) -> u32 {
+        self.slots[s]
+            .get(pot(cell, v, false))
+            .expect("a removed candidate was processed as off")
+    }
+
+    /// Follows `start` until nothing new is implied; `Some((on, off))` when a
+    /// potential is implied both ways (the propagation stops there).
+    fn propagate(&mut self, s: usize, b: &Pencilmarks, start: u16, m: Mode) -> Option<(u32, u32)> {
+        self.slots[s].clear();
+        self.work = self.saved;
+        self.holders = self.saved_holders;
+        let n = self.open(start);
+        self.slots[s].add(start, n);
+        let (mut on_head, mut off_head) = (0, 0);
+        loop {
+            if self.work_done > self.limit {
+                return None;
+            }
+            if on_head < self.slots[s].on.len() {
+                let n = self.slots[s].on[on_head];
+                on_head += 1;
+                if let Some(pair) = self.on_step(s, n, m) {
+                    return Some(pair);
+                }
+            } else if off_head < self.slots[s].off.len() {
+                let n = self.slots[s].off[off_head];
+                off_head += 1;
+                if let Some(pair) = self.off_step(s, n, m) {
+                    return Some(pair);
+                }
+            } else if m.level == 0 || !self.advanced(s, b) {
+                return None;
+            }
+        }
+    }
+
+    /// The offs of an on potential: the cell's other values (unless Nishio), then the
+    /// value's other places in the block, row and column, each cell once.
+    fn on_step(&mut self, s: usize, n: u32, m: Mode) -> Option<(u32, u32)> {
+        self.work_done += 1;
+        let p = self.nodes[n as usize].pot;
+        let (cell, v) = (cell_of(p), value_of(p));
+        if !m.nishio {
+            for w in bits(self.work[cell] & !(1 << v)) {
+                if let Some(pair) = self.implied_off(s, n, pot(cell, w, false)) {
+                    return Some(pair);
+                }
+            }
+        }
+        let mut listed = CellSet::EMPTY.with(cell);
+        for r in CELL_REGIONS[cell] {
+            let places = REGION_SETS[r as usize].and(self.holders[v]).minus(listed);
+            listed = listed.or(places);
+            for c in places.iter() {
+                if let Some(pair) = self.implied_off(s, n, pot(c, v, false)) {
+                    return Some(pair);
+                }
+            }
+        }
+        None
+    }
+
+    fn implied_off(&mut self, s: usize, parent: u32, q: u16) -> Option<(u32, u32)> {
+        if let Some(on) = self.slots[s].get(q | 1) {
+            let off = self.child(q, parent);
+            return Some((on, off));
+        }
+        if self.slots[s].get(q).is_none() {
+            let off = self.child(q, parent);
+            self.slots[s].add(q, off);
+        }
+        None
+    }
+
+    /// The ons of an off potential: the cell's other value when it has two (unless
+    /// Nishio), then for block, row and column the value's one other place. In dynamic
+    /// mode the candidate is then removed from the reduced board.
+    fn off_step(&mut self, s: usize, n: u32, m: Mode) -> Option<(u32, u32)> {
+        self.work_done += 1;
+        let p = self.nodes[n as usize].pot;
+        let (cell, v) = (cell_of(p), value_of(p));
+        self.generated.clear();
+        if !m.nishio && self.work[cell].count_ones() == 2 {
+            let w = (self.work[cell] & !(1 << v)).trailing_zeros() as usize;
+            self.generated.push((pot(cell, w, true), CELL_RULE));
+        }
+        for r in CELL_REGIONS[cell] {
+            if let Some(q) = conjugate(&self.holders, cell, v, r as usize) {
+                if !self.generated.iter().any(|&(g, _)| g == q) {
+                    self.generated.push((q, r));
+                }
+            }
+        }
+        if m.dynamic {
+            self.work[cell] &= !(1 << v);
+            self.holders[v] = self.holders[v].minus(CellSet::EMPTY.with(cell));
+        }
+        for i in 0..self.generated.len() {
+            let (q, rule) = self.generated[i];
+            let off = self.slots[s].get(q ^ 1);
+            if off.is_none() && self.slots[s].get(q).is_some() {
+                continue;
+            }
+            let on = self.child(q, n);
+            if m.dynamic {
+                self.hidden_parents(s, on, cell, v, rule);
+            }
+            if let Some(off) = off {
+                return Some((on, off));
+            }
+            self.slots[s].add(q, on);
+        }
+        None
+    }
+
+    /// The removals that made an implication hold, beside the off potential `(cell,
+    /// v)` being processed (already removed from the reduced board, and not counted).
+    fn hidden_parents(&mut self, s: usize, on: u32, cell: usize, v: usize, rule: u8) {
+        if rule == CELL_RULE {
+            for w in bits(self.saved[cell] & !self.work[cell] & !(1 << v)) {
+                let off = self.removed(s, cell, w);
+                self.parent(on, off);
+            }
+        } else {
+            let gone = REGION_SETS[rule as usize]
+                .and(self.saved_holders[v])
+                .minus(self.holders[v])
+                .minus(CellSet::EMPTY.with(cell));
+            for c in gone.iter() {
+                let off = self.removed(s, c, v);
+                self.parent(on, off);
+            }
+        }
+    }
+
+    /// The simple rules on the reduced board, for a stalled dynamic plus propagation:
+    /// the first rule with a hint that rests on a removal gives its eliminations, each
+    /// an off potential whose parents are those removals. True when one was added.
+    fn advanced(&mut self, s: usize, b: &Pencilmarks) -> bool {
+        let reduced = Pencilmarks {
+            value: b.value,
+            cands: self.work,
+        };
+        let mut added = false;
+        for rule in 0..4 {
+            let mut usable = false;
+            let mut visit = |h: &Hint, basis: Basis| {
+                let first = self.parents.len();
+                self.rule_parents(s, basis);
+                if self.parents.len() == first {
+                    return false;
+                }
+                usable = true;
+                let order = elimination_order(h, basis);
+                for &c in &order.cells[..order.len] {
+                    let c = c as usize;
+                    for x in bits(h.elims[c]) {
+                        let q = pot(c, x, false);
+                        if self.slots[s].get(q).is_some() {
+                            continue;
+                        }
+                        let n = self.nodes.len() as u32;
+                        self.nodes.push(ForcingNode {
+                            pot: q,
+                            parents: first as u32,
+                            count: (self.parents.len() - first) as u32,
+                        });
+                        self.slots[s].add(q, n);
+                        added = true;
+                    }
+                }
+                false
+            };
+            match rule {
+                0 => basic::each_locking(&reduced, 0, &mut visit),
+                1 => basic::each_hidden_set(&reduced, 2, 0, &mut visit),
+                2 => basic::each_naked_set(&reduced, 2, 0, &mut visit),
+                _ => basic::each_fish(&reduced, 2, 0, &mut visit),
+            }
+            if usable {
+                break;
+            }
+        }
+        added
+    }
+
+    /// The cells of `cells` whose candidate bit `v` the propagation removed.
+    fn gone(&self, cells: CellSet, v: usize) -> CellSet {
+        cells.and(self.saved_holders[v]).minus(self.holders[v])
+    }
+
+    /// Pushes the stored off nodes of the removals a rule's hint rests on.
+    fn rule_parents(&mut self, s: usize, basis: Basis) {
+        let gone = |f: &Forcing, c: usize| f.saved[c] & !f.work[c];
+        match basis {
+            Basis::Lock { v, base, cover } => {
+                let cells = REGION_SETS[base].minus(REGION_SETS[cover]);
+                for c in self.gone(cells, v).iter() {
+                    let off = self.removed(s, c, v);
+                    self.parents.push(off);
+                }
+            }
+            Basis::Naked { cells } => {
+                for c in cells.iter() {
+                    for w in bits(gone(self, c)) {
+                        let off = self.removed(s, c, w);
+                        self.parents.push(off);
+                    }
+                }
+            }
+            Basis::Hidden {
+                region,
+                values,
+                cells,
+            } => {
+                for c in REGION_SETS[region].minus(cells).iter() {
+                    for w in bits(gone(self, c) & values) {
+                        let off = self.removed(s, c, w);
+                        self.parents.push(off);
+                    }
+                }
+            }
+            Basis::Fish {
+                v,
+                base,
+                lines,
+                covers,
+            } => {
+                let union = |t: usize, m: u16| {
+                    bits(m).fold(CellSet::EMPTY, |u, l| u.or(REGION_SETS[t * 9 + l]))
+                };
+                let cells = union(base, lines).minus(union(3 - base, covers));
+                for c in self.gone(cells, v).iter() {
+                    let off = self.removed(s, c, v);
+                    self.parents.push(off);
+                }
+            }
+        }
+    }
+
+    /// The number of distinct potentials among `node` and all its ancestors, or
+    /// `limit + 1` as soon as that is passed.
+    fn ancestors(&mut self, node: u32, limit: usize) -> usize {
+        self.seen_now = self.seen_now.wrapping_add(1);
+        if self.seen_now == 0 {
+            self.seen.fill(0);
+            self.seen_now = 1;
+        }
+        self.queue.clear();
+        self.queue.push(node);
+        let mut count = 0;
+        let mut i = 0;
+        while i < self.queue.len() {
+            let n = self.nodes[self.queue[i] as usize];
+            i += 1;
+            if self.seen[n.pot as usize] == self.seen_now {
+                continue;
+            }
+            self.seen[n.pot as usize] = self.seen_now;
+            count += 1;
+            if count > limit {
+                return count;
+            }
+            let (from, to) = (n.parents as usize, (n.parents + n.count) as usize);
+            self.queue.extend_from_slice(&self.parents[from..to]);
+        }
+        count
+    }
+
+    /// The complexity of a hint resting on these nodes (the sum of their ancestor
+    /// counts), or `None` when it is above `limit`.
+    fn complexity(&mut self, nodes: &[u32], limit: usize) -> Option<usize> {
+        let mut total = 0usize;
+        for &n in nodes {
+            total += self.ancestors(n, limit.saturating_sub(total));
+            if total > limit {
+                return None;
+            }
+        }
+        Some(total)
+    }
+
+    /// Offers the hint that `target` holds as it is (set its value, or remove it),
+    /// resting on `nodes`.
+    fn offer(&mut self, best: &mut BestForcing, m: Mode, target: u16, kind: u8, nodes: &[u32]) {
+        let Some(complexity) = self.complexity(nodes, best.limit(kind)) else {
+            return;
+        };
+        let technique = match kind {
+            DOUBLE => HintKind::DoubleForcingChain,
+            CELL => HintKind::CellForcingChains,
+            REGION => HintKind::RegionForcingChains,
+            _ if m.nishio => HintKind::NishioForcingChain,
+            _ => HintKind::ContradictionForcingChain,
+        };
+        let rating = m.base + length_bonus(complexity);
+        let (cell, v) = (cell_of(target), value_of(target));
+        let hint = if is_on(target) {
+            Hint::placing(technique, rating, cell, v + 1)
+        } else {
+            let mut h = Hint::new(technique, rating);
+            h.elims[cell] = 1 << v;
+            h
+        };
+        *best = BestForcing {
+            hint: Some(hint),
+            complexity,
+            kind,
+        };
+    }
+
+    /// The potentials implied the same way in every slot of `branches`, in the first
+    /// slot's order, ons then offs, each offered as a hint of `kind`.
+    fn common(&mut self, best: &mut BestForcing, m: Mode, branches: &[usize], kind: u8) {
+        let mut nodes = [0u32; 9];
+        for on in [true, false] {
+            let len = if on {
+                self.slots[branches[0]].on.len()
+            } else {
+                self.slots[branches[0]].off.len()
+            };
+            for i in 0..len {
+                let first = if on {
+                    self.slots[branches[0]].on[i]
+                } else {
+                    self.slots[branches[0]].off[i]
+                };
+                let p = self.nodes[first as usize].pot;
+                nodes[0] = first;
+                let everywhere = branches[1..]
+                    .iter()
+                    .enumerate()
+                    .all(|(k, &b)| self.slots[b].get(p).map(|n| nodes[k + 1] = n).is_some());
+                if everywhere {
+                    self.offer(best, m, p, kind, &nodes[..branches.len()]);
+                }
+            }
+        }
+    }
+
+    /// The chains of a value's places in the cell's regions, for a region whose first
+    /// place is this cell: what every place implies when taken true.
+    fn regions(&mut self, best: &mut BestForcing, b: &Pencilmarks, cell: usize, v: usize, m: Mode) {
+        for r in CELL_REGIONS[cell] {
+            let places = REGION_SETS[r as usize].and(self.saved_holders[v]);
+            let n = places.len();
+            if !(n == 2 || (m.multiple && n > 2)) || places.0.trailing_zeros() as usize != cell {
+                continue;
+            }
+            let mut branches = [0usize; 9];
+            let mut k = 0;
+            for (i, c) in places.iter().enumerate() {
+                if c == cell {
+                    branches[i] = v;
+                } else {
+                    branches[i] = REGION_SLOTS + k;
+                    k += 1;
+                    self.propagate(branches[i], b, pot(c, v, true), m);
+                }
+            }
+            self.common(best, m, &branches[..n as usize], REGION);
+        }
+    }
+
+    /// The lowest hint of producer `kind` on the board, if any.
+    pub fn best(&mut self, b: &Pencilmarks, kind: ForcingKind) -> Option<Hint> {
+        let m = Mode::of(kind);
+        self.saved = b.cands;
+        self.saved_holders = b.holders();
+        let mut best = BestForcing {
+            hint: None,
+            complexity: 0,
+            kind: 0,
+        };
+        for cell in 0..81 {
+            let count = b.cands[cell].count_ones();
+            if !(count > 2 || (count == 2 && m.dynamic)) {
+                continue;
+            }
+            if self.work_done > self.limit {
+                return None;
+            }
+            self.nodes.clear();
+            self.parents.clear();
+            for v in bits(b.cands[cell]) {
+                let on = pot(cell, v, true);
+                let absurd = self.propagate(v, b, on, m);
+                if let (true, Some((x, y))) = (m.contradictions(), absurd) {
+                    self.offer(&mut best, m, on ^ 1, CONTRADICTION, &[x, y]);
+                }
+                if m.contradictions() || m.doubles(count) {
+                    let absurd = self.propagate(OFF_SLOT, b, on ^ 1, m);
+                    if let (true, Some((x, y))) = (m.contradictions(), absurd) {
+                        self.offer(&mut best, m, on, CONTRADICTION, &[x, y]);
+                    }
+                    if m.doubles(count) {
+                        self.common(&mut best, m, &[v, OFF_SLOT], DOUBLE);
+                    }
+                }
+                if !m.nishio {
+                    self.regions(&mut best, b, cell, v, m);
+                }
+            }
+            if !m.nishio && (count == 2 || m.multiple) {
+                let mut branches = [0usize; 9];
+                for (i, v) in bits(b.cands[cell]).enumerate() {
+                    branches[i] = v;
+                }
+                self.common(&mut best, m, &branches[..count as usize], CELL);
+            }
+        }
+        if self.work_done > self.limit {
+            return None;
+        }
+        best.hint
+    }
+}
+
+/// The cells of a hint's eliminations in the order Sukaku Explainer's hash map of them
+/// yields: by cell index modulo the table size (16, doubled while the map is over
+/// three quarters full), cells of one bucket in the order the rule inserted them.
+struct Order {
+    cells: [u8; 81],
+    len: usize,
+}
+
+fn elimination_order(h: &Hint, basis: Basis) -> Order {
+    let mut order = Order {
+        cells: [0; 81],
+        len: 0,
+    };
+    let mut push = |c: usize| {
+        if h.elims[c] != 0 {
+            order.cells[order.len] = c as u8;
+            order.len += 1;
+        }
+    };
+    match basis {
+        // Columns as covers: inserted line by line, so by column first.
+        Basis::Fish {
+            base: 1, covers, ..
+        } => {
+            for col in bits(covers) {
+                for row in 0..9 {
+                    push(row * 9 + col);
+                }
+            }
+        }
+        _ => (0..81).for_each(&mut push),
+    }
+    let mut size = 16;
+    while order.len * 4 > size * 3 {
+        size *= 2;
+    }
+    order.cells[..order.len].sort_by_key(|&c| c as usize % size);
+    order
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn eliminations_come_in_hash_map_order() {
+        let mut h = Hint::new(HintKind::Pointing, 2.6);
+        for c in [2, 18, 20, 40] {
+            h.elims[c] = 1;
+        }
+        let basis = Basis::Naked {
+            cells: CellSet::EMPTY,
+        };
+        let o = elimination_order(&h, basis);
+        // 18 and 2 share bucket 2 (18 mod 16), in insertion order.
+        assert_eq!(&o.cells[..o.len], &[2, 18, 20, 40]);
+        let mut h = Hint::new(HintKind::XWing, 3.2);
+        for c in [0, 16, 32, 48, 1, 17, 33, 49, 2, 18, 34, 50, 3] {
+            h.elims[c] = 1;
+        }
+        // Thirteen cells: a table of 32.
+        let o = elimination_order(&h, basis);
+        assert_eq!(
+            &o.cells[..o.len],
+            &[0, 32, 1, 33, 2, 34, 3, 16, 48, 17, 49, 18, 50]
+        );
+    }
+}

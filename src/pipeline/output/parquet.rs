@@ -1,0 +1,506 @@
+//! Rows as a Parquet file: the contract's CSV rows, as the ordered writer writes them,
+//! read back field by field and written as typed columns, a row group at a time.
+//!
+//! The header names the columns. Of the first `typed` (the run's own columns), `line`,
+//! `record`, `givens`, `minimal_givens` and `automorphisms` are unsigned 64-bit integers
+//! and `rating` a double; every other column, and every input field carried after them
+//! (`--keep-columns`), is UTF-8 text. An empty field is null, as pandas reads the CSV.
+//! Text columns are dictionary-encoded where that is smaller (`status`, `difficulty`),
+//! except the grid columns, and pages are compressed with zstd (level 1).
+//!
+//! Memory is bounded: rows are parsed as they come and a row group is written every
+//! [`GROUP_ROWS`] rows (or [`GROUP_BYTES`] of text), so only one group is held.
+
+use std::io::{self, Write};
+use std::sync::Arc;
+
+use csv_core::{ReadRecordResult, Reader};
+use parquet::basic::{Compression, IntType, LogicalType, Repetition, Type as Physical, ZstdLevel};
+use parquet::data_type::{ByteArray, ByteArrayType, DoubleType, Int64Type};
+use parquet::file::properties::WriterProperties;
+use parquet::file::writer::SerializedFileWriter;
+use parquet::schema::types::ColumnPath;
+use parquet::schema::types::Type;
+
+/// Rows per row group.
+pub const GROUP_ROWS: usize = 1 << 17;
+/// Text bytes (all columns) after which a row group is written early.
+pub const GROUP_BYTES: usize = 64 << 20;
+
+/// Columns typed as unsigned integers, by name.
+const UNSIGNED: &[&str] = &[
+    "line",
+    "record",
+    "givens",
+    "minimal_givens",
+    "automorphisms",
+];
+/// Columns of grids, written without a dictionary.
+const GRIDS: &[&str] = &["puzzle", "solution", "canonical", "minimal"];
+/// Columns typed as doubles, by name.
+const DOUBLE: &[&str] = &["rating", "pearl", "diamond"];
+
+/// What a column holds.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum ColumnKind {
+    Unsigned,
+    Double,
+    Text,
+}
+
+/// One column's values of the row group in hand.
+struct ColumnValues {
+    name: String,
+    kind: ColumnKind,
+    /// 1 for a value, 0 for null, a row each.
+    defs: Vec<i16>,
+    numbers: Vec<i64>,
+    doubles: Vec<f64>,
+    /// Text values back to back, and where each ends.
+    text: Vec<u8>,
+    ends: Vec<usize>,
+    /// The group's text values as slices of one buffer, reused.
+    values: Vec<ByteArray>,
+}
+
+enum State<W: Write + Send> {
+    /// Before the header: the writer to be.
+    Header(W),
+    /// Writing row groups.
+    Body(Box<SerializedFileWriter<W>>),
+    /// Footer written; the writer, for the caller to commit.
+    Done(W),
+    /// A failure left nothing usable.
+    Failed,
+}
+
+/// A [`Write`] that takes CSV rows (a header first) and writes a Parquet file into `W`.
+pub struct ParquetRows<W: Write + Send> {
+    state: State<W>,
+    reader: Reader,
+    /// Written bytes not yet read (a record cut between two writes).
+    pending: Vec<u8>,
+    /// The record being read: its fields back to back, and where each ends.
+    record: Vec<u8>,
+    record_len: usize,
+    ends: Vec<usize>,
+    ends_len: usize,
+    /// How many leading columns are typed by name.
+    typed: usize,
+    columns: Vec<ColumnValues>,
+    rows: usize,
+    /// Rows per row group.
+    group_rows: usize,
+    /// Rows read so far, to name a bad one (the header is row 0).
+    read: u64,
+}
+
+impl<W: Write + Send> ParquetRows<W> {
+    /// Parquet rows into `sink`, the first `typed` columns typed by name.
+    pub fn new(sink: W, typed: usize) -> Self {
+        ParquetRows {
+            state: State::Header(sink),
+            reader: Reader::new(),
+            pending: Vec::new(),
+            record: vec![0; 1024],
+            record_len: 0,
+            ends: vec![0; 64],
+            ends_len: 0,
+            typed,
+            columns: Vec::new(),
+            rows: 0,
+            group_rows: GROUP_ROWS,
+            read: 0,
+        }
+    }
+
+    /// The same with `rows` rows per row group (at least 1).
+    pub fn with_group_rows(mut self, rows: usize) -> Self {
+        self.group_rows = rows.max(1);
+        self
+    }
+
+    /// The writer once [`ParquetRows::finish`] has written the footer.
+    pub fn inner_mut(&mut self) -> Option<&mut W> {
+        match &mut self.state {
+            State::Done(w) => Some(w),
+            _ => None,
+        }
+    }
+
+    /// Reads what was written, writes the last row group and the footer.
+    pub fn finish(&mut self) -> io::Result<()> {
+        self.read_records(true)?;
+        if let State::Header(_) = self.state {
+            // No header came (nothing was written): a file without columns.
+            self.start(&[])?;
+        }
+        if self.rows > 0 {
+            self.write_group()?;
+        }
+        match std::mem::replace(&mut self.state, State::Failed) {
+            State::Body(writer) => {
+                let inner = writer.into_inner().map_err(io::Error::other)?;
+                self.state = State::Done(inner);
+                Ok(())
+            }
+            other => {
+                self.state = other;
+                Ok(())
+            }
+        }
+    }
+
+    /// Reads every whole record in `pending` (and, at the end, the last one).
+    fn read_records(&mut self, at_end: bool) -> io::Result<()> {
+        let mut start = 0;
+        loop {
+            let input = &self.pending[start..];
+            let (result, read, wrote, ended) = self.reader.read_record(
+                input,
+                &mut self.record[self.record_len..],
+                &mut self.ends[self.ends_len..],
+            );
+            start += read;
+            self.record_len += wrote;
+            self.ends_len += ended;
+            match result {
+                // At the end, the next call has no input, which tells the reader to
+                // end a record left open (then `End`).
+                ReadRecordResult::InputEmpty if at_end => {}
+                ReadRecordResult::InputEmpty | ReadRecordResult::End => break,
+                ReadRecordResult::OutputFull => {
+                    let len = self.record.len();
+                    self.record.resize(2 * len, 0);
+                }
+                ReadRecordResult::OutputEndsFull => {
+                    let len = self.ends.len();
+                    self.ends.resize(2 * len, 0);
+                }
+                ReadRecordResult::Record => self.take_record()?,
+            }
+        }
+        self.pending.drain(..start);
+        Ok(())
+    }
+
+    /// Takes the record just read: the header, or a row into the columns.
+    fn take_record(&mut self) -> io::Result<()> {
+        let fields = self.ends_len;
+        let (record, ends) = (&self.record, &self.ends[..fields]);
+        let field = |i: usize| &record[if i == 0 { 0 } else { ends[i - 1] }..ends[i]];
+        if let State::Header(_) = self.state {
+            let names: Vec<String> = (0..fields)
+                .map(|i| String::from_utf8_lossy(field(i)).into_owned())
+                .collect();
+            self.start(&names)?;
+        } else {
+            self.read += 1;
+            if fields != self.columns.len() {
+                return Err(io::Error::other(format!(
+                    "row {} has {fields} fields, the header {}",
+                    self.read,
+                    self.columns.len()
+                )));
+            }
+            let mut text_bytes = 0;
+            for (i, column) in self.columns.iter_mut().enumerate() {
+                let value = field(i);
+                column.push(value).map_err(|what| {
+                    io::Error::other(format!(
+                        "row {}: column {}: {what}: {:?}",
+                        self.read,
+                        column.name,
+                        String::from_utf8_lossy(value)
+                    ))
+                })?;
+                text_bytes += column.text.len();
+            }
+            self.rows += 1;
+            if self.rows == self.group_rows || text_bytes >= GROUP_BYTES {
+                self.write_group()?;
+            }
+        }
+        self.record_len = 0;
+        self.ends_len = 0;
+        Ok(())
+    }
+
+    /// Makes the schema from the header's names and starts the file.
+    fn start(&mut self, names: &[String]) -> io::Result<()> {
+        self.columns = names
+            .iter()
+            .enumerate()
+            .map(|(i, name)| {
+                let kind = match name.as_str() {
+                    n if i < self.typed && UNSIGNED.contains(&n) => ColumnKind::Unsigned,
+                    n if i < self.typed && DOUBLE.contains(&n) => ColumnKind::Double,
+                    _ => ColumnKind::Text,
+                };
+                ColumnValues::new(name, kind)
+            })
+            .collect();
+        let fields = self
+            .columns
+            .iter()
+            .map(|c| c.schema().map(Arc::new))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(io::Error::other)?;
+        let schema = Type::group_type_builder("rows")
+            .with_fields(fields)
+            .build()
+            .map_err(io::Error::other)?;
+        let mut properties = WriterProperties::builder()
+            .set_compression(Compression::ZSTD(
+                ZstdLevel::try_new(1).map_err(io::Error::other)?,
+            ))
+            .set_created_by(format!("sudoku-batch {}", env!("CARGO_PKG_VERSION")));
+        // Grids are nearly all distinct: a dictionary would be built and dropped.
+        for column in &self.columns {
+            if GRIDS.contains(&column.name.as_str()) {
+                properties = properties
+                    .set_column_dictionary_enabled(ColumnPath::from(column.name.as_str()), false);
+            }
+        }
+        let properties = properties.build();
+        let State::Header(sink) = std::mem::replace(&mut self.state, State::Failed) else {
+            unreachable!("the header comes once");
+        };
+        let writer = SerializedFileWriter::new(sink, Arc::new(schema), Arc::new(properties))
+            .map_err(io::Error::other)?;
+        self.state = State::Body(Box::new(writer));
+        Ok(())
+    }
+
+    /// Writes the rows in hand as one row group.
+    fn write_group(&mut self) -> io::Result<()> {
+        let State::Body(writer) = &mut self.state else {
+            return Ok(());
+        };
+        let mut group = writer.next_row_group().map_err(io::Error::other)?;
+        for column in &mut self.columns {
+            let Some(mut out) = group.next_column().map_err(io::Error::other)? else {
+                break;
+            };
+            if column.kind == ColumnKind::Text {
+                column.slice_values();
+            }
+            let defs = Some(&column.defs[..]);
+            match column.kind {
+                ColumnKind::Unsigned => {
+                    out.typed::<Int64Type>()
+                        .write_batch(&column.numbers, defs, None)
+                }
+                ColumnKind::Double => {
+                    out.typed::<DoubleType>()
+                        .write_batch(&column.doubles, defs, None)
+                }
+                ColumnKind::Text => {
+                    out.typed::<ByteArrayType>()
+                        .write_batch(&column.values, defs, None)
+                }
+            }
+            .map_err(io::Error::other)?;
+            out.close().map_err(io::Error::other)?;
+            column.clear();
+        }
+        group.close().map_err(io::Error::other)?;
+        self.rows = 0;
+        Ok(())
+    }
+}
+
+impl<W: Write + Send> Write for ParquetRows<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.pending.extend_from_slice(buf);
+        self.read_records(false)?;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        // Rows are written a group at a time; the footer by `finish`.
+        Ok(())
+    }
+}
+
+impl ColumnValues {
+    fn new(name: &str, kind: ColumnKind) -> ColumnValues {
+        ColumnValues {
+            name: name.to_string(),
+            kind,
+            defs: Vec::with_capacity(GROUP_ROWS),
+            numbers: Vec::new(),
+            doubles: Vec::new(),
+            text: Vec::new(),
+            ends: Vec::new(),
+            values: Vec::new(),
+        }
+    }
+
+    fn schema(&self) -> parquet::errors::Result<Type> {
+        let (physical, logical) = match self.kind {
+            ColumnKind::Unsigned => (
+                Physical::INT64,
+                Some(LogicalType::Integer(IntType {
+                    bit_width: 64,
+                    is_signed: false,
+                })),
+            ),
+            ColumnKind::Double => (Physical::DOUBLE, None),
+            ColumnKind::Text => (Physical::BYTE_ARRAY, Some(LogicalType::String)),
+        };
+        Type::primitive_type_builder(&self.name, physical)
+            .with_repetition(Repetition::OPTIONAL)
+            .with_logical_type(logical)
+            .build()
+    }
+
+    /// Adds one row's field: null when empty.
+    fn push(&mut self, value: &[u8]) -> Result<(), &'static str> {
+        if value.is_empty() {
+            self.defs.push(0);
+            return Ok(());
+        }
+        match self.kind {
+            ColumnKind::Unsigned => {
+                let text = std::str::from_utf8(value).map_err(|_| "not a number")?;
+                let n: u64 = text.parse().map_err(|_| "not an unsigned integer")?;
+                // Parquet keeps UINT_64 in INT64's bits.
+                self.numbers.push(n as i64);
+            }
+            ColumnKind::Double => {
+                let text = std::str::from_utf8(value).map_err(|_| "not a number")?;
+                self.doubles
+                    .push(text.parse().map_err(|_| "not a decimal number")?);
+            }
+            ColumnKind::Text => {
+                std::str::from_utf8(value).map_err(|_| "not UTF-8")?;
+                self.text.extend_from_slice(value);
+                self.ends.push(self.text.len());
+            }
+        }
+        self.defs.push(1);
+        Ok(())
+    }
+
+    /// The text values as slices of one shared buffer (no copy per value).
+    fn slice_values(&mut self) {
+        let all = ByteArray::from(std::mem::take(&mut self.text));
+        self.values.clear();
+        let mut start = 0;
+        for &end in &self.ends {
+            self.values.push(all.slice(start, end - start));
+            start = end;
+        }
+    }
+
+    fn clear(&mut self) {
+        self.defs.clear();
+        self.numbers.clear();
+        self.doubles.clear();
+        self.text.clear();
+        self.ends.clear();
+        self.values.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use parquet::file::reader::{FileReader, SerializedFileReader};
+    use parquet::record::Field;
+
+    /// Writes `csv` into a Parquet file `write` bytes at a time, and reads it back.
+    fn round_trip(
+        csv: &[u8],
+        typed: usize,
+        write: usize,
+        group: usize,
+    ) -> (Vec<Vec<Field>>, usize) {
+        let path = std::env::temp_dir().join(format!(
+            "sudoku-batch-parquet-{}-{write}-{group}.parquet",
+            std::process::id()
+        ));
+        let file = std::fs::File::create(&path).unwrap();
+        let mut rows = ParquetRows::new(file, typed).with_group_rows(group);
+        for piece in csv.chunks(write) {
+            rows.write_all(piece).unwrap();
+        }
+        rows.finish().unwrap();
+        let reader = SerializedFileReader::new(std::fs::File::open(&path).unwrap()).unwrap();
+        let groups = reader.metadata().num_row_groups();
+        let read = reader
+            .get_row_iter(None)
+            .unwrap()
+            .map(|row| {
+                row.unwrap()
+                    .get_column_iter()
+                    .map(|(_, f)| f.clone())
+                    .collect()
+            })
+            .collect();
+        std::fs::remove_file(&path).unwrap();
+        (read, groups)
+    }
+
+    const CSV: &[u8] = b"line,puzzle,status,reason,rating,record,extra\n\
+        2,1..,unique,,2.5,0,\"a,b\"\n\
+        3,x,invalid,\"bad byte, \"\"x\"\"\",,1,\"two\nlines\"\n\
+        4,..1,unique,,10,2,\n";
+
+    #[test]
+    fn rows_come_back_typed_whatever_the_writes_and_groups() {
+        for (write, group) in [(1, 1), (3, 2), (CSV.len(), GROUP_ROWS)] {
+            let (rows, groups) = round_trip(CSV, 6, write, group);
+            assert_eq!(groups, 3usize.div_ceil(group), "{write} {group}");
+            assert_eq!(rows.len(), 3);
+            assert_eq!(rows[0][0], Field::ULong(2));
+            assert_eq!(rows[0][1], Field::Str("1..".into()));
+            assert_eq!(rows[0][3], Field::Null);
+            assert_eq!(rows[0][4], Field::Double(2.5));
+            assert_eq!(rows[0][6], Field::Str("a,b".into()));
+            assert_eq!(rows[1][3], Field::Str("bad byte, \"x\"".into()));
+            assert_eq!(rows[1][4], Field::Null);
+            assert_eq!(rows[1][5], Field::ULong(1));
+            assert_eq!(rows[1][6], Field::Str("two\nlines".into()));
+            assert_eq!(rows[2][6], Field::Null);
+        }
+    }
+
+    #[test]
+    fn a_last_row_without_a_line_end_is_read() {
+        let (rows, _) = round_trip(b"line,puzzle\n2,1..\n3,..1", 2, 4, 10);
+        assert_eq!(rows.len(), 2);
+        assert_eq!(rows[1][1], Field::Str("..1".into()));
+    }
+
+    #[test]
+    fn columns_past_the_typed_ones_are_text() {
+        // `rating` as the seventh column, a kept input field: text, even if numeric.
+        let csv = b"line,puzzle,solution,status,reason,mismatch,rating\n2,1,,unique,,,high\n";
+        let (rows, _) = round_trip(csv, 6, 7, 10);
+        assert_eq!(rows[0][6], Field::Str("high".into()));
+        let path =
+            std::env::temp_dir().join(format!("sudoku-batch-bad-{}.parquet", std::process::id()));
+        let mut rows = ParquetRows::new(std::fs::File::create(&path).unwrap(), 7);
+        let err = rows.write_all(csv).unwrap_err().to_string();
+        std::fs::remove_file(&path).unwrap();
+        assert!(
+            err.contains("row 1: column rating: not a decimal number"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn a_row_of_the_wrong_width_is_an_error() {
+        let path =
+            std::env::temp_dir().join(format!("sudoku-batch-width-{}.parquet", std::process::id()));
+        let mut rows = ParquetRows::new(std::fs::File::create(&path).unwrap(), 2);
+        let err = rows
+            .write_all(b"line,puzzle\n2,1,3\n")
+            .unwrap_err()
+            .to_string();
+        std::fs::remove_file(&path).unwrap();
+        assert!(err.contains("row 1 has 3 fields, the header 2"), "{err}");
+    }
+}
