@@ -267,3 +267,40 @@ fn names_asking_for_another_format_are_refused() {
         .unwrap()
         .starts_with("quizzes,solutions\n"));
 }
+
+/// `--member` picks the member of a zip archive that `dedupe` and `split` read.
+#[test]
+fn member_of_a_zip_is_the_one_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let hard = std::fs::read(common::data("hard.txt")).unwrap();
+    let easy = std::fs::read(common::data("easy-50.txt")).unwrap();
+    let path = dir.path().join("two.zip");
+    let mut w = zip::ZipWriter::new(std::fs::File::create(&path).unwrap());
+    let options =
+        zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored);
+    for (name, bytes) in [("hard.txt", &hard), ("easy.txt", &easy)] {
+        w.start_file(name, options).unwrap();
+        std::io::Write::write_all(&mut w, bytes).unwrap();
+    }
+    w.finish().unwrap();
+    let out_path = dir.path().join("kept.txt");
+    let args = [
+        "dedupe",
+        text(&path),
+        "--member",
+        "easy.txt",
+        "-q",
+        "-o",
+        text(&out_path),
+    ];
+    let out = run_in(dir.path(), &args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let kept = records(&std::fs::read_to_string(&out_path).unwrap());
+    let all = records(&String::from_utf8(easy).unwrap());
+    assert_eq!(kept.len(), all.len() - 1);
+    assert!(kept.iter().all(|k| all.contains(k)));
+}

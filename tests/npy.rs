@@ -105,3 +105,51 @@ fn arrays_that_are_not_puzzles_are_refused() {
         assert!(!out_path.exists(), "{name}: an output was committed");
     }
 }
+
+/// Every array row is a record, an empty, blank or `#` one too: rows out equal rows in,
+/// a row's `line` is its index counted from 1 and its `record` (`--record-index`) the
+/// index from 0, so it joins back to the array (`df.iloc[record]`).
+#[test]
+fn every_row_is_a_record_blank_and_comment_rows_too() {
+    let puzzle =
+        "....318...69....25.........6..3.9...5............827....7...9.4.9..47.1....1....3";
+    let rows = [puzzle, "", "   ", "# not a comment", puzzle, "\t", puzzle];
+    let mut data = Vec::new();
+    for row in rows {
+        let mut cell = row.as_bytes().to_vec();
+        cell.resize(200, 0);
+        data.extend_from_slice(&cell);
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("rows.npy");
+    std::fs::write(&path, npy("|S200", "(7,)", &data)).unwrap();
+    let out = sudoku_batch(&["classify", path.to_str().unwrap(), "--record-index"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let got: Vec<(String, String, String)> = text
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            (
+                f[0].to_string(),
+                f[3].to_string(),
+                f[f.len() - 1].to_string(),
+            )
+        })
+        .collect();
+    let want: Vec<(String, String, String)> = rows
+        .iter()
+        .enumerate()
+        .map(|(i, row)| {
+            let status = if *row == puzzle { "unique" } else { "invalid" };
+            ((i + 1).to_string(), status.to_string(), i.to_string())
+        })
+        .collect();
+    assert_eq!(got, want, "{text}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("7 records in, 7 rows out"));
+}

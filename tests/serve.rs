@@ -1137,3 +1137,59 @@ fn json_bodies_have_their_own_limit() {
         assert_eq!(row["status"], "unique");
     }
 }
+
+/// No request starves another: while two large requests keep every core of the main
+/// pool busy (1,000 extreme puzzles to make, and a JSON grade of the bundled hard set),
+/// one-puzzle requests take the quick lane and answer at once. A bound of a second
+/// (against the tens of seconds the large requests run) leaves room for a loaded
+/// machine; the point is that they do not wait for the large ones.
+#[test]
+fn small_requests_answer_while_large_ones_run() {
+    let server = Server::start(&["--timeout", "20", "--max-inflight", "8"]);
+    let generate_url = server.url("/v1/generate?count=1000&difficulty=extreme&seed=3");
+    let hard = puzzles("hard.txt");
+    let body = serde_json::json!({ "puzzles": hard }).to_string();
+    let grade_url = server.url("/v1/grade");
+    let heavy = [
+        std::thread::spawn(move || get(&generate_url).status),
+        std::thread::spawn(move || post(&grade_url, "application/json", &body).status),
+    ];
+    std::thread::sleep(Duration::from_millis(500));
+    let one = r#"{"puzzle": "....318...69....25.........6..3.9...5............827....7...9.4.9..47.1....1....3"}"#;
+    for path in ["/v1/classify", "/v1/solve", "/v1/canon"] {
+        let started = Instant::now();
+        let answer = post(&server.url(path), "application/json", one);
+        let took = started.elapsed();
+        assert_eq!(answer.status, 200, "{path}: {}", answer.body);
+        assert!(took < Duration::from_secs(1), "{path} took {took:?}");
+    }
+    let started = Instant::now();
+    let answer = get(&server.url("/v1/generate?count=1&seed=5"));
+    assert_eq!(answer.status, 200, "{}", answer.body);
+    assert!(
+        started.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        started.elapsed()
+    );
+    assert!(!heavy[0].is_finished(), "the large generate ran throughout");
+    drop(server);
+    for h in heavy {
+        let _ = h.join();
+    }
+}
+
+/// A `generate` no record of which can be made fails fast with 400, naming what cannot
+/// be made, instead of making every other record first.
+#[test]
+fn impossible_generate_fails_fast_with_400() {
+    let server = Server::start(&["--timeout", "60"]);
+    let started = Instant::now();
+    let answer = get(&server.url("/v1/generate?count=1000&difficulty=extreme&givens=20&seed=1"));
+    assert_eq!(answer.status, 400, "{}", answer.body);
+    assert!(answer.body.contains("record"), "{}", answer.body);
+    assert!(
+        started.elapsed() < Duration::from_secs(30),
+        "{:?}",
+        started.elapsed()
+    );
+}

@@ -128,8 +128,8 @@ pub(super) fn run_overlap(args: &cli::OverlapArgs) -> Result<ExitCode, AppError>
         &outputs,
     )?;
     check_copy_output(args.output.as_deref())?;
-    let train = read_input(&args.train, false)?;
-    let test = read_input(&args.test, false)?;
+    let train = read_input(&args.train, false, None)?;
+    let test = read_input(&args.test, false, None)?;
     let choice = layout_choice(&args.layout);
     let train_layout = input::detect_layout_as(train.bytes(), &choice)?;
     let test_layout = input::detect_layout_as(test.bytes(), &choice)?;

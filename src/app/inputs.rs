@@ -35,7 +35,7 @@ pub(super) fn load_puzzles(
     rules: &BoardRules,
 ) -> Result<crate::datasets::bench::Loaded, AppError> {
     // Records are loaded once and reused: a stream is read whole, as a file is mapped.
-    let bytes = read_input(path, false)?;
+    let bytes = read_input(path, false, None)?;
     let layout = input::detect_layout_as(bytes.bytes(), &layout_choice(layout))?;
     let loaded = crate::datasets::bench::load(bytes.bytes(), &layout, rules);
     bytes.check_unchanged(path)?;
@@ -45,8 +45,12 @@ pub(super) fn load_puzzles(
 /// A whole input for the dataset commands: a mapped file, or stdin, a special file or
 /// a compressed file read (and decoded) into memory, as these commands hold every
 /// record's key anyway.
-pub(super) fn read_input(path: &Path, no_mmap: bool) -> Result<input::InputBytes, AppError> {
-    match open_input(path, no_mmap, None, &ColumnChoice::Auto, None)? {
+pub(super) fn read_input(
+    path: &Path,
+    no_mmap: bool,
+    member: Option<&str>,
+) -> Result<input::InputBytes, AppError> {
+    match open_input(path, no_mmap, member, &ColumnChoice::Auto, None)? {
         input::Opened::Mapped(bytes) => Ok(bytes),
         input::Opened::Stream { mut reader, .. } => {
             let mut bytes = Vec::new();
@@ -73,7 +77,7 @@ pub(super) fn read_input(path: &Path, no_mmap: bool) -> Result<input::InputBytes
 pub(super) fn read_dataset(
     args: &InputArgs,
 ) -> Result<(input::InputBytes, input::Layout), AppError> {
-    let bytes = read_input(&args.input, args.no_mmap)?;
+    let bytes = read_input(&args.input, args.no_mmap, args.member.as_deref())?;
     let layout = input::detect_layout_as(bytes.bytes(), &layout_choice(&args.layout))?;
     Ok((bytes, layout))
 }

@@ -176,9 +176,10 @@ pub fn run<J: Job>(
     let found = opened.found();
     let (mut report, histogram) = match opened {
         Opened::Mapped(bytes) => run_file(job, path, &bytes, options, output)?,
-        Opened::Stream { reader, .. } => {
-            run_stream(job, reader, options, output).map_err(|e| named_stream_error(e, path))?
-        }
+        Opened::Stream {
+            reader, array_rows, ..
+        } => run_stream(job, reader, array_rows, options, output)
+            .map_err(|e| named_stream_error(e, path))?,
         Opened::Parquet { file, pieces } => run_parquet(job, &file, &pieces, options, output)
             .map_err(|e| named_stream_error(e, path))?,
     };
@@ -242,10 +243,12 @@ pub fn run_file<J: Job>(
     Ok(report)
 }
 
-/// Runs `job` over a stream (stdin), read in blocks.
+/// Runs `job` over a stream (stdin), read in blocks; with `array_rows`, every line is a
+/// record (an array's rows, blank ones included).
 pub fn run_stream<J: Job, R: Read>(
     job: &J,
     reader: R,
+    array_rows: bool,
     options: &RunOptions,
     output: &mut Output,
 ) -> Result<(RunReport, Histogram<u64>), RunError> {
@@ -257,6 +260,7 @@ pub fn run_stream<J: Job, R: Read>(
         })??;
     let offset = options.first_line.saturating_sub(1);
     layout.first_line += offset;
+    layout.every_line = array_rows;
     chunks.shift_lines(offset);
     let mut source = Source::Stream(chunks);
     let report = run_source(job, &mut source, &layout, options, output, None, started)?;

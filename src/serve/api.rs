@@ -21,7 +21,7 @@ use tokio::sync::{mpsc, oneshot, OwnedSemaphorePermit};
 use super::cancel::CancelOnDrop;
 use super::error::ApiError;
 use super::metrics;
-use super::state::AppState;
+use super::state::{AppState, Lane, Which};
 use super::stream::{
     body_of, is_too_large, pump, BodyEnd, BodyPiece, BodyReader, ResponseWriter, CHANNEL_CHUNKS,
 };
@@ -95,26 +95,33 @@ pub(super) async fn prometheus(State(state): Shared) -> impl IntoResponse {
 
 /// `POST /v1/solve`.
 pub(super) async fn solve(State(s): Shared, permit: Permit, req: Request) -> Response {
-    records(s, permit, req, Solve::new(), |s| &s.solve).await
+    records(s, permit, req, Solve::new(), |l| &l.solve).await
 }
 
 /// `POST /v1/classify`.
 pub(super) async fn classify(State(s): Shared, permit: Permit, req: Request) -> Response {
-    records(s, permit, req, Classify::new(), |s| &s.classify).await
+    records(s, permit, req, Classify::new(), |l| &l.classify).await
 }
 
 /// `POST /v1/grade`.
 pub(super) async fn grade(State(s): Shared, permit: Permit, req: Request) -> Response {
-    records(s, permit, req, Grade::new(), |s| &s.grade).await
+    records(s, permit, req, Grade::new(), |l| &l.grade).await
 }
 
 /// `POST /v1/canon`: classify's fields plus `canonical` and `automorphisms`.
 pub(super) async fn canon(State(s): Shared, permit: Permit, req: Request) -> Response {
-    records(s, permit, req, Canon::new(), |s| &s.canon).await
+    records(s, permit, req, Canon::new(), |l| &l.canon).await
 }
 
-/// The workers a job keeps in the state, one per pool thread.
-type WorkersOf<J> = fn(&AppState) -> &[Mutex<Worker<J>>];
+/// The workers a job keeps in a lane, one per pool thread.
+type WorkersOf<J> = fn(&Lane) -> &[Mutex<Worker<J>>];
+
+/// The largest JSON body taken by the quick lane: a few puzzles (about 100 bytes each
+/// sent as a list; `grade` gets a tenth of it, as one rating may take milliseconds).
+const QUICK_BODY: usize = 2048;
+
+/// The most puzzles `generate` makes on the quick lane.
+const QUICK_GENERATE: u64 = 1;
 
 /// A record endpoint: JSON puzzles in, JSON results out; or a dataset streamed through
 /// the pipeline, rows streamed back.
@@ -218,21 +225,22 @@ fn json<'a, T: serde::Deserialize<'a>>(bytes: &'a [u8]) -> Result<T, ApiError> {
 /// rows before the next is solved, so they never all sit in memory at once.
 const JSON_SLICE: usize = 4096;
 
-/// Runs `work` on the rayon pool, holding `permit` until it is done; a panic in it
-/// becomes a 500, and the pool goes on.
+/// Runs `work` on the pool of lane `which`, holding `permit` until it is done; a panic
+/// in it becomes a 500, and the pool goes on.
 pub(super) async fn on_pool<T, F>(
     state: &Arc<AppState>,
+    which: Which,
     permit: Permit,
     work: F,
 ) -> Result<T, ApiError>
 where
     T: Send + 'static,
-    F: FnOnce(&AppState) -> T + Send + 'static,
+    F: FnOnce(&Lane) -> T + Send + 'static,
 {
     let (tx, rx) = oneshot::channel();
     let shared = Arc::clone(state);
-    state.pool.spawn(move || {
-        let result = catch_unwind(AssertUnwindSafe(|| work(&shared)));
+    state.lane(which).pool.spawn(move || {
+        let result = catch_unwind(AssertUnwindSafe(|| work(shared.lane(which))));
         // Free the place before answering, so that a client's next request finds it.
         drop(permit);
         let _ = tx.send(result.map_err(|panic| panic_message(&*panic)));
@@ -264,10 +272,20 @@ where
     J: Job + Send + 'static,
 {
     let bytes = read_body(state, body, state.max_json).await?;
+    let quick = if <J::Extra as crate::jobs::Columns>::NAMES.contains(&"rating") {
+        QUICK_BODY / 10
+    } else {
+        QUICK_BODY
+    };
+    let which = if bytes.len() <= quick {
+        Which::Quick
+    } else {
+        Which::Main
+    };
     // Dropped with this future (a 408, a client gone): the work stops between records.
     let (_guard, cancelled) = CancelOnDrop::new();
     let cancel = cancelled.flag();
-    let answered = on_pool(state, permit, move |state| {
+    let answered = on_pool(state, which, permit, move |lane| {
         let request = json::<PuzzlesIn<'_>>(&bytes)?;
         let boards = request.boards()?;
         let (owned, single) = request.into_list()?;
@@ -275,8 +293,8 @@ where
         // The kept workers' engines read classic boards; other rules get workers of
         // their own for this request.
         let own = (boards.variant() != Variant::Classic)
-            .then(|| batch::workers(&job, state.pool.current_num_threads(), &boards));
-        let workers = own.as_deref().unwrap_or_else(|| workers(state));
+            .then(|| batch::workers(&job, lane.pool.current_num_threads(), &boards));
+        let workers = own.as_deref().unwrap_or_else(|| workers(lane));
         let writer = RowWriter::new(OutputFormat::Ndjson, None);
         let mut counts = StatusCounts::default();
         let mut rows = Vec::with_capacity(JSON_SLICE * 200);
@@ -406,7 +424,7 @@ where
             .transpose()
             .map_err(|e| ApiError::BadQuery(format!("delimiter {e}")))?,
     };
-    options.pool = Some(Arc::clone(&state.pool));
+    options.pool = Some(Arc::clone(&state.main.pool));
     let max_body = usize::try_from(state.max_body).unwrap_or(usize::MAX);
     options.output_format = if ndjson {
         OutputFormat::Ndjson
@@ -601,22 +619,39 @@ pub(super) async fn generate(
     let (_guard, cancelled) = CancelOnDrop::new();
     let cancel = cancelled.flag();
     let generate = q.generate(seed)?.cancelled_by(Arc::clone(&cancel));
-    let rows = on_pool(&state, permit, move |state| {
+    let which = if count <= QUICK_GENERATE {
+        Which::Quick
+    } else {
+        Which::Main
+    };
+    let rows = on_pool(&state, which, permit, move |lane| {
         let made: Vec<_> = (0..count)
             .into_par_iter()
             .map(|index| {
                 if cancel.load(Ordering::Relaxed) {
                     return Err(cancelled_record(index));
                 }
-                let slot = rayon::current_thread_index().unwrap_or(0) % state.makers.len();
-                let mut maker = pipeline::lock(&state.makers[slot]);
-                generate.record(&mut maker, index)
+                let slot = rayon::current_thread_index().unwrap_or(0) % lane.makers.len();
+                let mut maker = pipeline::lock(&lane.makers[slot]);
+                let made = generate.record(&mut maker, index);
+                if made.is_err() {
+                    // One record that cannot be made fails the request: the rest stop.
+                    cancel.store(true, Ordering::Relaxed);
+                }
+                made
             })
             .collect();
         let writer = RowWriter::new(OutputFormat::Ndjson, None);
         let mut rows = JSON_LIST_START.to_vec();
         let symbols = Symbols::default_for(9);
         let mut texts = Box::new(([0; MAX_CELLS], [0; MAX_CELLS]));
+        // The record that failed, not those skipped because it did.
+        let failed = made
+            .iter()
+            .position(|r| r.as_ref().is_err_and(|e| !is_cancelled(e)));
+        if let Some(Err(e)) = failed.map(|i| made[i].clone()) {
+            return Err(e);
+        }
         for (index, record) in made.into_iter().enumerate() {
             let (made, extra): (_, Generated) = record?;
             let row = pipeline::made_row(index as u64, &made, &extra, &symbols, &mut texts);
@@ -646,6 +681,11 @@ fn cancelled_record(index: u64) -> crate::jobs::GenerateError {
         levels: None,
         attempts: 0,
     }
+}
+
+/// True for the error of a record skipped by [`cancelled_record`].
+fn is_cancelled(e: &crate::jobs::GenerateError) -> bool {
+    e.attempts == 0 && e.spec.is_none() && e.levels.is_none()
 }
 
 /// A seed from the clock, for requests that give none (sent back as `X-Seed`).

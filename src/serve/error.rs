@@ -56,7 +56,7 @@ impl ApiError {
                  text/plain or text/csv"
                 .to_string(),
             ApiError::TimedOut => "the request took longer than the server's --timeout \
-                 (a dataset: its body or its reader kept the server waiting that long)"
+                 (its work, or a dataset's body or reader, took that long)"
                 .to_string(),
             ApiError::Busy => "too many requests in flight; retry later".to_string(),
             ApiError::Internal(m) => format!("internal error: {m}"),

@@ -96,6 +96,9 @@ impl std::fmt::Display for ServeError {
 
 impl std::error::Error for ServeError {}
 
+/// Threads of the quick lane (small requests), at most as many as the main pool's.
+const QUICK_THREADS: usize = 2;
+
 /// Serves until SIGTERM or Ctrl-C, then lets requests in flight finish (for at most
 /// `drain_timeout`) and returns.
 pub fn serve(options: &ServeOptions) -> Result<(), ServeError> {
@@ -103,6 +106,11 @@ pub fn serve(options: &ServeOptions) -> Result<(), ServeError> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(options.threads.max(1))
         .thread_name(|i| format!("sudoku-serve-{i}"))
+        .build()
+        .map_err(|e| start(&e))?;
+    let quick = rayon::ThreadPoolBuilder::new()
+        .num_threads(QUICK_THREADS.min(options.threads.max(1)))
+        .thread_name(|i| format!("sudoku-quick-{i}"))
         .build()
         .map_err(|e| start(&e))?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -123,7 +131,7 @@ pub fn serve(options: &ServeOptions) -> Result<(), ServeError> {
             "sudoku-batch: listening on http://{addr}"
         );
         tokio::spawn(metrics::upkeep(handle.clone()));
-        let state = AppState::new(pool, options, handle);
+        let state = AppState::new(pool, quick, options, handle);
         let app = layered(routes(), options).with_state(Arc::new(state));
         conn::accept(listener, app, options, shutdown()).await;
         Ok::<(), ServeError>(())
@@ -254,9 +262,13 @@ mod tests {
             .num_threads(2)
             .build()
             .unwrap();
+        let quick = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
         // A recorder that is not installed: tests share one process.
         let handle = PrometheusBuilder::new().build_recorder().handle();
-        Arc::new(AppState::new(pool, &options(), handle))
+        Arc::new(AppState::new(pool, quick, &options(), handle))
     }
 
     async fn call(app: &Router, request: Request<Body>) -> (StatusCode, String) {
@@ -290,13 +302,15 @@ mod tests {
     async fn a_panic_on_the_pool_is_a_500_and_the_pool_goes_on() {
         let state = state();
         let permit = api::Permit::try_new(&state).unwrap();
-        let failed = api::on_pool(&state, permit, |_| -> u32 { panic!("in a worker") });
+        let failed = api::on_pool(&state, state::Which::Main, permit, |_| -> u32 {
+            panic!("in a worker")
+        });
         assert!(
             matches!(failed.await, Err(ApiError::Internal(m)) if m == "in a worker"),
             "a panic in the pool must become an internal error"
         );
         let permit = api::Permit::try_new(&state).unwrap();
-        let fine = api::on_pool(&state, permit, |_| 7u32).await;
+        let fine = api::on_pool(&state, state::Which::Quick, permit, |_| 7u32).await;
         assert!(matches!(fine, Ok(7)));
         // Both permits came back.
         assert_eq!(state.inflight.available_permits(), 4);

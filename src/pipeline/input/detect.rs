@@ -89,6 +89,7 @@ pub fn detect_layout_as(head: &[u8], choice: &Choice) -> Result<Layout, InputErr
         solution_name: None,
         header_names: Vec::new(),
         field_count: 1,
+        every_line: false,
     };
     if format != Format::Csv && *column != ColumnChoice::Auto {
         return Err(InputError::ColumnWithoutCsv);

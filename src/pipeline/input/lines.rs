@@ -26,11 +26,16 @@ pub(super) fn for_each_line<F: FnMut(Record<'_>)>(
     layout: &Layout,
     mut each: F,
 ) {
-    for (line_no, line) in (first_line..).zip(chunk.split(|&b| b == b'\n')) {
+    // The piece after the chunk's last line end is no line (chunks end at line ends).
+    if chunk.is_empty() {
+        return;
+    }
+    let whole = chunk.strip_suffix(b"\n").unwrap_or(chunk);
+    for (line_no, line) in (first_line..).zip(whole.split(|&b| b == b'\n')) {
         let line = trim_cr(line);
         if let Some(record) = layout.too_long(line, line_no) {
             each(record);
-        } else if !is_skipped_line(line) {
+        } else if layout.every_line || !is_skipped_line(line) {
             each(line_record(line, line_no));
         }
     }

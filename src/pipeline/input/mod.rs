@@ -215,6 +215,9 @@ pub struct Layout {
     pub header_names: Vec<String>,
     /// Fields in the header, or in the first record without one (1 for lines).
     pub field_count: usize,
+    /// Every line is a record, blank and `#` ones too: lines made from an array's rows,
+    /// where each row is a value of its own.
+    pub every_line: bool,
 }
 
 impl Layout {

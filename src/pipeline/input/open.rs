@@ -37,6 +37,8 @@ pub enum Opened {
         reader: Reader,
         /// What was found beyond plain text (`gzip`, `NumPy`), for the summary.
         found: Vec<&'static str>,
+        /// The lines are an array's rows: every one is a record, blank or not.
+        array_rows: bool,
     },
 }
 
@@ -296,5 +298,9 @@ fn numpy_or_text(
     } else {
         Box::new(whole)
     };
-    Ok(Opened::Stream { reader, found })
+    Ok(Opened::Stream {
+        reader,
+        found,
+        array_rows: is_npy,
+    })
 }
