@@ -315,3 +315,57 @@ fn row_groups_and_pages_are_shared_out_and_give_the_rows_in_order() {
         }
     }
 }
+
+/// A footer whose row count disagrees with the pages fails the run naming the file and
+/// the row group, as pyarrow does, instead of dropping or repeating rows. The files are
+/// the tool's own Parquet output (100 rows) with the footer's row counts rewritten in
+/// place (Thrift compact: field 3, an i64, zigzag varint), so nothing else moves.
+#[test]
+fn footer_row_counts_that_disagree_with_the_pages_fail_the_run() {
+    use parquet::file::reader::{FileReader, SerializedFileReader};
+    let dir = tempfile::tempdir().unwrap();
+    let good = dir.path().join("good.parquet");
+    let input = common::data("extreme.txt");
+    let args = [
+        "solve",
+        input.to_str().unwrap(),
+        "-q",
+        "-o",
+        good.to_str().unwrap(),
+    ];
+    assert!(run(&args).status.success());
+    let bytes = std::fs::read(&good).unwrap();
+    let footer_len =
+        u32::from_le_bytes(bytes[bytes.len() - 8..bytes.len() - 4].try_into().unwrap());
+    let footer_start = bytes.len() - 8 - footer_len as usize;
+    let zigzag = |n: u8| -> [u8; 3] { [0x16, (n * 2) | 0x80, 0x01] };
+    for declared in [90u8, 120] {
+        let mut patched = bytes.clone();
+        let footer = &mut patched[footer_start..bytes.len() - 8];
+        let (from, to) = (zigzag(100 - 64), zigzag(declared - 64));
+        let mut replaced = 0;
+        for i in 0..footer.len() - 2 {
+            if footer[i..i + 3] == from {
+                footer[i..i + 3].copy_from_slice(&to);
+                replaced += 1;
+            }
+        }
+        assert!(replaced >= 1, "no row count found in the footer");
+        let path = dir.path().join(format!("declares-{declared}.parquet"));
+        std::fs::write(&path, &patched).unwrap();
+        let reader = SerializedFileReader::new(std::fs::File::open(&path).unwrap()).unwrap();
+        assert_eq!(
+            reader.metadata().row_group(0).num_rows(),
+            i64::from(declared),
+            "the patch changed the row group's count"
+        );
+        let out = run(&["classify", path.to_str().unwrap(), "-q"]);
+        assert_eq!(out.status.code(), Some(2), "declares {declared}");
+        let message = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            message.contains(path.to_str().unwrap()) && message.contains("row group 1"),
+            "{message}"
+        );
+        assert_eq!(message.lines().count(), 1, "{message}");
+    }
+}

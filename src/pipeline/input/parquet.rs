@@ -233,6 +233,17 @@ impl ParquetFile {
             } else {
                 self.page_rows(group)?
             };
+            let held: usize = pages.iter().sum();
+            if held != rows {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    format!(
+                        "Parquet row group {}: the footer declares {rows} rows, the puzzle \
+                         column's pages hold {held}",
+                        group + 1
+                    ),
+                ));
+            }
             let mut skip = 0;
             let mut piece = 0;
             for page in pages {
@@ -372,6 +383,19 @@ impl ParquetFile {
             });
             row += read as u64;
             left -= read;
+        }
+        // A row group's last piece: the column must end with the rows its footer declares
+        // (a list column's pages do not say how many rows they hold).
+        let declared = row_group.metadata().num_rows().max(0) as usize;
+        if piece.skip + piece.rows == declared
+            && puzzles
+                .read(&mut puzzle_reader, puzzle, 1)
+                .map_err(&named)?
+                > 0
+        {
+            return Err(named(parquet::errors::ParquetError::General(format!(
+                "the footer declares {declared} rows, the puzzle column holds more"
+            ))));
         }
         Ok(())
     }
