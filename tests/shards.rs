@@ -269,3 +269,89 @@ fn slurm_array_script_runs_its_tasks_and_merges() {
     assert_eq!((merged.records, merged.counts.unique), (2000, 2000));
     assert!(out.join("latency.hgrm").exists());
 }
+
+/// `merge` believes nothing a report claims that would make it allocate without bound
+/// or add up numbers that contradict each other: a histogram declaring a payload of
+/// gigabytes, or other bounds than the tool's, and counts that are not the record total
+/// are refused (exit 2, naming the report) at once and in little memory.
+#[test]
+fn reports_that_claim_too_much_are_refused() {
+    use base64::Engine as _;
+    let dir = tempfile::tempdir().unwrap();
+    let good = dir.path().join("good.json");
+    let input = common::data("extreme.txt");
+    let args = [
+        "classify",
+        input.to_str().unwrap(),
+        "-q",
+        "-o",
+        "/dev/null",
+        "--report",
+    ];
+    let out = run(&[&args[..], &[good.to_str().unwrap()]].concat());
+    assert!(out.status.success());
+    let text = std::fs::read_to_string(&good).unwrap();
+    let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+    // An uncompressed V2 histogram header declaring a 2 GB payload.
+    let mut claim = Vec::new();
+    claim.extend_from_slice(&0x1c84_9313u32.to_be_bytes());
+    claim.extend_from_slice(&2_000_000_000u32.to_be_bytes());
+    claim.extend_from_slice(&0u32.to_be_bytes());
+    claim.extend_from_slice(&3u32.to_be_bytes());
+    claim.extend_from_slice(&1u64.to_be_bytes());
+    claim.extend_from_slice(&60_000_000_000u64.to_be_bytes());
+    claim.extend_from_slice(&1f64.to_bits().to_be_bytes());
+    let huge = base64::engine::general_purpose::STANDARD.encode(&claim);
+    let mut wide = claim.clone();
+    wide[24..32].copy_from_slice(&u64::MAX.to_be_bytes());
+    wide[4..8].copy_from_slice(&16u32.to_be_bytes());
+    let wide = base64::engine::general_purpose::STANDARD.encode(&wide);
+    let cases: Vec<(&str, serde_json::Value, &str)> = vec![
+        (
+            "payload",
+            {
+                let mut v = value.clone();
+                v["histogram"] = huge.into();
+                v
+            },
+            "payload",
+        ),
+        (
+            "bounds",
+            {
+                let mut v = value.clone();
+                v["histogram"] = wide.into();
+                v
+            },
+            "not one of this tool's",
+        ),
+        (
+            "counts",
+            {
+                let mut v = value.clone();
+                v["counts"]["unique"] = 7.into();
+                v
+            },
+            "counted by status",
+        ),
+    ];
+    for (name, report, says) in cases {
+        let path = dir.path().join(format!("{name}.json"));
+        std::fs::write(&path, report.to_string()).unwrap();
+        let out = bin()
+            .args([
+                "merge",
+                "-q",
+                good.to_str().unwrap(),
+                path.to_str().unwrap(),
+            ])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{name}");
+        let message = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            message.contains("report 2") && message.contains(says),
+            "{name}: {message}"
+        );
+    }
+}

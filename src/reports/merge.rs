@@ -20,6 +20,13 @@ pub enum MergeError {
     Commands(String, String),
     /// A sum does not fit in 64 bits (reports edited or not ours).
     Overflow(String),
+    /// A report's numbers contradict each other (`index` counts from 1).
+    Inconsistent {
+        /// Which report.
+        index: usize,
+        /// What does not add up.
+        message: String,
+    },
     /// A report's histogram is missing or unreadable (`index` counts from 1).
     Histogram {
         /// Which report.
@@ -42,7 +49,8 @@ impl std::fmt::Display for MergeError {
             MergeError::Overflow(what) => {
                 write!(f, "the reports' {what} add up to more than 2^64")
             }
-            MergeError::Histogram { index, message } => {
+            MergeError::Histogram { index, message }
+            | MergeError::Inconsistent { index, message } => {
                 write!(f, "report {index}: {message}")
             }
         }
@@ -83,6 +91,18 @@ pub fn merge(reports: &[RunReport]) -> Result<(RunReport, Histogram<u64>), Merge
                 first.command.clone(),
                 r.command.clone(),
             ));
+        }
+        let counted: u128 = r.counts.iter().map(|(_, n)| u128::from(n)).sum();
+        let accounted = u128::from(r.rows_written) + u128::from(r.left_out);
+        if counted != u128::from(r.records) || accounted != u128::from(r.records) {
+            return Err(MergeError::Inconsistent {
+                index: i + 1,
+                message: format!(
+                    "{} records, but {counted} counted by status and {accounted} rows \
+                     written or left out",
+                    r.records
+                ),
+            });
         }
         let part = if r.histogram.is_empty() && r.records == 0 {
             new_histogram()

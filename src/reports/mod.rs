@@ -321,12 +321,72 @@ pub fn encode_histogram(h: &Histogram<u64>) -> String {
 /// The histogram of [`encode_histogram`].
 pub fn decode_histogram(text: &str) -> Result<Histogram<u64>, String> {
     use base64::Engine as _;
+    if text.len() > MAX_HISTOGRAM_TEXT {
+        return Err(format!(
+            "histogram of {} bytes, over the {MAX_HISTOGRAM_TEXT} one of this tool's takes",
+            text.len()
+        ));
+    }
     let bytes = base64::engine::general_purpose::STANDARD
         .decode(text.trim())
         .map_err(|e| format!("histogram is not base64: {e}"))?;
+    check_histogram_header(&bytes)?;
     hdrhistogram::serialization::Deserializer::new()
         .deserialize(&mut &bytes[..])
         .map_err(|e| format!("histogram does not decode: {e:?}"))
+}
+
+/// The longest histogram text read back: this tool's histograms (1 ns to 60 s, three
+/// significant digits) take at most a few hundred KB even when every bucket is used.
+const MAX_HISTOGRAM_TEXT: usize = 4 << 20;
+
+/// Checks what a serialised histogram declares before anything is allocated for it:
+/// the bounds and precision of this tool's histograms, and a payload no larger than
+/// they need, so that a report claiming gigabytes is refused, not believed.
+fn check_histogram_header(bytes: &[u8]) -> Result<(), String> {
+    use std::io::Read as _;
+    const V2: u32 = 0x1c84_9303;
+    const V2_DEFLATE: u32 = 0x1c84_9304;
+    let word = |b: &[u8], at: usize| -> Option<u32> {
+        Some(u32::from_be_bytes(b.get(at..at + 4)?.try_into().ok()?))
+    };
+    let long = |b: &[u8], at: usize| -> Option<u64> {
+        Some(u64::from_be_bytes(b.get(at..at + 8)?.try_into().ok()?))
+    };
+    let short = || "histogram too short".to_string();
+    let mut inner = Vec::new();
+    // The cookies' bits 4-7 carry a word size (0x10 in this crate's), not the format.
+    let cookie = word(bytes, 0).ok_or_else(short)?;
+    let header: &[u8] = match cookie & !0xf0 {
+        V2 => bytes,
+        V2_DEFLATE => {
+            // The V2 header is the first 40 bytes of the compressed encoding.
+            flate2::read::ZlibDecoder::new(bytes.get(8..).ok_or_else(short)?)
+                .take(40)
+                .read_to_end(&mut inner)
+                .map_err(|e| format!("histogram does not decode: {e}"))?;
+            &inner
+        }
+        _ => return Err(format!("not a histogram (cookie {cookie:#x})")),
+    };
+    let (payload, sigfigs) = (
+        word(header, 4).ok_or_else(short)?,
+        word(header, 12).ok_or_else(short)?,
+    );
+    let (low, high) = (
+        long(header, 16).ok_or_else(short)?,
+        long(header, 24).ok_or_else(short)?,
+    );
+    if (low, high, sigfigs) != (1, MAX_LATENCY_NS, 3) {
+        return Err(format!(
+            "histogram of {low}..{high} ns at {sigfigs} digits: not one of this tool's \
+             (1..{MAX_LATENCY_NS} ns at 3 digits)"
+        ));
+    }
+    if payload as usize > MAX_HISTOGRAM_TEXT {
+        return Err(format!("histogram declares a payload of {payload} bytes"));
+    }
+    Ok(())
 }
 
 impl RunReport {
