@@ -982,6 +982,8 @@ fn every_command_has_examples_and_exit_codes_in_its_help() {
         .next()
         .unwrap()
         .lines()
+        // A command's line starts two spaces in; wrapped descriptions further.
+        .filter(|l| l.starts_with("  ") && !l.starts_with("   "))
         .filter_map(|l| l.split_whitespace().next())
         .filter(|c| *c != "help")
         .collect();
@@ -1104,4 +1106,65 @@ fn positional_writes_match_stdout_byte_for_byte() {
         }
     }
     no_temp_files(dir.path());
+}
+
+/// The bash completion script offers every command's own options: bash itself is driven
+/// through the generated function with the words typed so far, for each command and a
+/// few of its options (and the commands at the top level).
+#[test]
+fn bash_completion_offers_each_commands_options() {
+    if Command::new("bash").arg("--version").output().is_err() {
+        eprintln!("bash is not installed: completion not driven");
+        return;
+    }
+    let script = run(&["completions", "bash"]).stdout;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("complete.bash");
+    std::fs::write(&path, script).unwrap();
+    let offered = |words: &[&str]| -> Vec<String> {
+        let quoted: Vec<String> = words.iter().map(|w| format!("'{w}'")).collect();
+        let program = format!(
+            "source '{}'; COMP_WORDS=({}); COMP_CWORD={}; \
+             _sudoku__batch sudoku-batch '{}' '{}'; printf '%s\\n' \"${{COMPREPLY[@]}}\"",
+            path.display(),
+            quoted.join(" "),
+            words.len() - 1,
+            words[words.len() - 1],
+            words[words.len() - 2],
+        );
+        let out = Command::new("bash")
+            .args(["-c", &program])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .map(String::from)
+            .collect()
+    };
+    for (command, option) in [
+        ("classify", "--require-unique"),
+        ("grade", "--rating"),
+        ("generate", "--difficulty"),
+        ("bench", "--mode"),
+        ("dedupe", "--rows"),
+        ("split", "--test"),
+        ("serve", "--max-inflight"),
+        ("show", "--line"),
+    ] {
+        let got = offered(&["sudoku-batch", command, "--"]);
+        assert!(
+            got.iter().any(|o| o == option),
+            "{command}: {option} not in {got:?}"
+        );
+    }
+    let top = offered(&["sudoku-batch", ""]);
+    assert!(top.iter().any(|o| o == "classify"), "{top:?}");
+    let modes = offered(&["sudoku-batch", "bench", "--mode", ""]);
+    assert!(modes.iter().any(|o| o == "count"), "{modes:?}");
 }

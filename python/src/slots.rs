@@ -76,7 +76,10 @@ impl Extras<CanonForm> for CanonColumns<'_> {
     }
     fn put(&mut self, i: usize, extra: &CanonForm) {
         if let Some(c) = &extra.canonical {
-            self.forms[i * 81..i * 81 + 81].copy_from_slice(&c.form);
+            // As the command line writes it: `.` for empty, as in every grid column.
+            for (to, &d) in self.forms[i * 81..i * 81 + 81].iter_mut().zip(&c.form) {
+                *to = if d == b'0' { b'.' } else { d };
+            }
             self.automorphisms[i] = c.automorphisms;
         }
     }

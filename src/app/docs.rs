@@ -15,10 +15,23 @@ pub(super) fn run_completions(args: &cli::CompletionsArgs) -> Result<ExitCode, A
         "sudoku-batch",
         &mut text,
     );
+    if args.shell == clap_complete::Shell::Bash {
+        text = bash_names_agree(&text);
+    }
     let mut out = Output::open(None)?;
     out.write_all(&text)?;
     out.finish()?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// clap_complete's bash script names a hyphenated binary's commands two ways: the loop
+/// over the words sets `cmd="sudoku__batch__subcmd__classify"`, the options' `case`
+/// matches `sudoku__subcmd__batch__subcmd__classify)`, so no command's options were ever
+/// offered. The `case` labels are given the loop's names.
+fn bash_names_agree(script: &[u8]) -> Vec<u8> {
+    String::from_utf8_lossy(script)
+        .replace("sudoku__subcmd__batch", "sudoku__batch")
+        .into_bytes()
 }
 
 /// `man`: the manual page clap_mangen makes from the parser's definition, with a page

@@ -8,7 +8,7 @@ use super::{BoardArgs, EngineArg, OutputArgs, OutputFormatArg};
 #[derive(Debug, Args)]
 pub struct GenerateArgs {
     /// Puzzles to make.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", value_parser = positive)]
     pub count: u64,
     /// Random seed: the same options, seed and count give the same output, whatever
     /// the number of threads.
@@ -93,4 +93,15 @@ pub enum MadeFormatArg {
     Csv,
     /// `puzzle solution` per line.
     Lines,
+}
+
+/// A count of at least one.
+pub(super) fn positive(text: &str) -> Result<u64, String> {
+    match text.trim().parse::<u64>() {
+        Ok(0) => Err("expected at least 1".into()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!(
+            "expected a whole number of at least 1, not {text:?}"
+        )),
+    }
 }

@@ -38,7 +38,12 @@ pub use show::ShowArgs;
 /// grid allowed) or CSV files with a puzzle column. Output is CSV with the columns
 /// line,puzzle,solution,status,reason,mismatch, one row per input record, in input order.
 #[derive(Debug, Parser)]
-#[command(name = "sudoku-batch", version, arg_required_else_help = true)]
+#[command(
+    name = "sudoku-batch",
+    version,
+    arg_required_else_help = true,
+    max_term_width = 100
+)]
 #[command(after_help = "Examples:\n  \
     sudoku-batch solve data/extreme.txt -o solutions.csv\n  \
     sudoku-batch classify data/graded.csv --require-unique --report r.json\n  \
@@ -46,7 +51,14 @@ pub use show::ShowArgs;
     sudoku-batch bench data/hard.txt --mode count --threads 1,2\n  \
     sudoku-batch grade data/pairs-hard.txt -o graded.csv\n  \
     sudoku-batch generate --count 1000 --symmetry rot180 --seed 7 -o new.csv\n  \
-    sudoku-batch corpus data/minimal.txt --count 1000000 --seed 1 -o big.txt")]
+    sudoku-batch corpus data/minimal.txt --count 1000000 --seed 1 -o big.txt\n\n\
+    Exit status:\n  \
+    0    success\n  \
+    1    classify --require-unique found a record that is not unique; overlap\n       \
+    --require-disjoint found a test record with an equivalent in training\n  \
+    2    an error (bad input, options or output): one line on stderr\n  \
+    3    classify --cross-check found a record the two engines disagree on\n  \
+    130, 143, 129  stopped by SIGINT, SIGTERM or SIGHUP (temporary outputs removed)")]
 pub struct Cli {
     /// What to do.
     #[command(subcommand)]

@@ -127,20 +127,17 @@ pub struct RatingArgs {
 /// Options of `grade`.
 #[derive(Debug, Args)]
 pub struct GradeArgs {
+    /// Rating options (shown first: they are grade's own).
+    #[command(flatten)]
+    pub rating: RatingArgs,
     /// Shared options.
     #[command(flatten)]
     pub run: RunArgs,
-    /// Rating options.
-    #[command(flatten)]
-    pub rating: RatingArgs,
 }
 
 /// Options of `classify`.
 #[derive(Debug, Args)]
 pub struct ClassifyArgs {
-    /// Shared options.
-    #[command(flatten)]
-    pub run: RunArgs,
     /// Exit with status 1 when any record is not `unique`, listing the first such lines.
     #[arg(long)]
     pub require_unique: bool,
@@ -149,6 +146,9 @@ pub struct ClassifyArgs {
     /// `disagree`, and any disagreement is counted, listed and ends with exit status 3.
     #[arg(long)]
     pub cross_check: bool,
+    /// Shared options.
+    #[command(flatten)]
+    pub run: RunArgs,
 }
 
 /// `I/N` with 1 <= I <= N.

@@ -140,12 +140,13 @@ impl DedupeReport {
     pub fn write_summary(&self, w: &mut dyn Write) -> io::Result<()> {
         writeln!(
             w,
-            "{}: {} records in, {} classes by {} ({} duplicates dropped{})",
+            "{}: {} records in, {} classes by {} ({} duplicate{} dropped{})",
             self.input,
             self.records,
             self.classes,
             self.by,
             self.duplicates,
+            if self.duplicates == 1 { "" } else { "s" },
             if self.malformed > 0 {
                 format!(", {} malformed records kept by text", self.malformed)
             } else {

@@ -105,7 +105,8 @@ pub enum Value<'a> {
     Grid(&'a Grid),
     /// A whole number.
     Count(u64),
-    /// Text of ASCII digits (a canonical form: `0` for empty), written as it is.
+    /// Cells as ASCII digits with `0` for empty (a canonical form), written as a grid is:
+    /// `.` for empty, so that every grid column reads in one alphabet.
     Digits(&'a [u8]),
     /// A short word or phrase.
     Text(&'static str),
@@ -114,4 +115,9 @@ pub enum Value<'a> {
     /// Counts per name, written as `name=count` for the nonzero ones (CSV: separated by
     /// spaces), in the order given.
     Uses(&'a [u16], &'static [&'static str]),
+}
+
+/// Appends cells given as digits (`0` for empty) as a grid is written: `.` for empty.
+pub(crate) fn write_digits(out: &mut Vec<u8>, digits: &[u8]) {
+    out.extend(digits.iter().map(|&d| if d == b'0' { b'.' } else { d }));
 }

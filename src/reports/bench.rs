@@ -15,6 +15,16 @@ pub enum BenchMode {
     Count,
 }
 
+impl BenchMode {
+    /// The mode's name, as `--mode` takes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            BenchMode::Solve => "solve",
+            BenchMode::Count => "count",
+        }
+    }
+}
+
 /// Throughput across rounds.
 #[derive(Clone, Copy, Debug, Serialize)]
 pub struct Rate {
@@ -122,7 +132,7 @@ pub fn threads_label(threads: usize) -> String {
 /// The readable table printed by `bench`.
 pub fn table(report: &BenchReport) -> String {
     let mut s = format!(
-        "{}: {} records ({} timed, {} invalid excluded), parsed in {:.3} s; mode {:?}, \
+        "{}: {} records ({} timed, {} invalid excluded), parsed in {:.3} s; mode {}, \
          {} warmup + {} timed rounds\n\
          guesses/puzzle {:.2}, solved without guessing {:.1}%\n\n",
         report.input,
@@ -130,7 +140,7 @@ pub fn table(report: &BenchReport) -> String {
         report.timed,
         report.invalid,
         report.parse_seconds,
-        report.mode,
+        report.mode.name(),
         report.warmup,
         report.rounds,
         report.effort.guesses_per_puzzle,

@@ -480,8 +480,10 @@ impl RunReport {
         }
         writeln!(
             out,
-            "  {:.3} s wall, {:.0} puzzles/s, {} threads",
-            self.wall_seconds, self.puzzles_per_sec, self.threads
+            "  {:.3} s wall, {:.0} puzzles/s, {}",
+            self.wall_seconds,
+            self.puzzles_per_sec,
+            bench::threads_label(self.threads)
         )?;
         let l = &self.latency_ns;
         writeln!(

@@ -94,6 +94,11 @@ impl std::fmt::Display for InputError {
                  would be one field); fix or remove the stray `\"`",
                 path.display()
             ),
+            InputError::NoSuchColumn { column, header } if column == "0" => write!(
+                f,
+                "--column 0: columns count from 1 (or name one); the header has: {}",
+                header.join(", ")
+            ),
             InputError::NoSuchColumn { column, header } => write!(
                 f,
                 "--column {column}: no such column; the header has: {}",

@@ -22,6 +22,18 @@ use parquet::file::writer::SerializedFileWriter;
 use parquet::schema::types::ColumnPath;
 use parquet::schema::types::Type;
 
+/// A Parquet writer's error as the I/O error it wraps where it wraps one (a closed pipe
+/// stays a closed pipe, which ends a run quietly), else as an I/O error of its own.
+fn parquet_io(e: parquet::errors::ParquetError) -> io::Error {
+    match e {
+        parquet::errors::ParquetError::External(inner) => match inner.downcast::<io::Error>() {
+            Ok(io) => *io,
+            Err(other) => io::Error::other(other),
+        },
+        other => io::Error::other(other),
+    }
+}
+
 /// Rows per row group.
 pub const GROUP_ROWS: usize = 1 << 17;
 /// Text bytes (all columns) after which a row group is written early.
@@ -140,7 +152,7 @@ impl<W: Write + Send> ParquetRows<W> {
         }
         match std::mem::replace(&mut self.state, State::Failed) {
             State::Body(writer) => {
-                let inner = writer.into_inner().map_err(io::Error::other)?;
+                let inner = writer.into_inner().map_err(parquet_io)?;
                 self.state = State::Done(inner);
                 Ok(())
             }
@@ -245,14 +257,14 @@ impl<W: Write + Send> ParquetRows<W> {
             .iter()
             .map(|c| c.schema().map(Arc::new))
             .collect::<Result<Vec<_>, _>>()
-            .map_err(io::Error::other)?;
+            .map_err(parquet_io)?;
         let schema = Type::group_type_builder("rows")
             .with_fields(fields)
             .build()
-            .map_err(io::Error::other)?;
+            .map_err(parquet_io)?;
         let mut properties = WriterProperties::builder()
             .set_compression(Compression::ZSTD(
-                ZstdLevel::try_new(1).map_err(io::Error::other)?,
+                ZstdLevel::try_new(1).map_err(parquet_io)?,
             ))
             .set_created_by(format!("sudoku-batch {}", env!("CARGO_PKG_VERSION")));
         // Grids are nearly all distinct: a dictionary would be built and dropped.
@@ -267,7 +279,7 @@ impl<W: Write + Send> ParquetRows<W> {
             unreachable!("the header comes once");
         };
         let writer = SerializedFileWriter::new(sink, Arc::new(schema), Arc::new(properties))
-            .map_err(io::Error::other)?;
+            .map_err(parquet_io)?;
         self.state = State::Body(Box::new(writer));
         Ok(())
     }
@@ -277,9 +289,9 @@ impl<W: Write + Send> ParquetRows<W> {
         let State::Body(writer) = &mut self.state else {
             return Ok(());
         };
-        let mut group = writer.next_row_group().map_err(io::Error::other)?;
+        let mut group = writer.next_row_group().map_err(parquet_io)?;
         for column in &mut self.columns {
-            let Some(mut out) = group.next_column().map_err(io::Error::other)? else {
+            let Some(mut out) = group.next_column().map_err(parquet_io)? else {
                 break;
             };
             if column.kind == ColumnKind::Text {
@@ -300,11 +312,11 @@ impl<W: Write + Send> ParquetRows<W> {
                         .write_batch(&column.values, defs, None)
                 }
             }
-            .map_err(io::Error::other)?;
-            out.close().map_err(io::Error::other)?;
+            .map_err(parquet_io)?;
+            out.close().map_err(parquet_io)?;
             column.clear();
         }
-        group.close().map_err(io::Error::other)?;
+        group.close().map_err(parquet_io)?;
         self.rows = 0;
         Ok(())
     }

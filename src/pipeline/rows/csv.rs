@@ -91,7 +91,7 @@ pub(super) fn row<E: Columns>(
             Value::Empty => {}
             Value::Grid(g) => write_grid(out, g),
             Value::Count(n) => write_u64(out, n),
-            Value::Digits(d) => out.extend_from_slice(d),
+            Value::Digits(d) => crate::jobs::write_digits(out, d),
             Value::Text(t) => {
                 let start = out.len();
                 out.extend_from_slice(t.as_bytes());

@@ -60,7 +60,7 @@ pub(super) fn write_value(value: Value<'_>, out: &mut Vec<u8>) {
         Value::Empty => out.push(b'-'),
         Value::Grid(g) => write_grid(out, g),
         Value::Count(n) => write_u64(out, n),
-        Value::Digits(d) => out.extend_from_slice(d),
+        Value::Digits(d) => crate::jobs::write_digits(out, d),
         Value::Text(t) => out.extend(t.bytes().map(|b| if b == b' ' { b'_' } else { b })),
         Value::Tenths(t) => super::write_tenths(out, t),
         Value::Uses(counts, names) => {

@@ -80,7 +80,11 @@ pub(super) fn row<E: Columns>(
             Value::Empty => out.extend_from_slice(b"null"),
             Value::Grid(g) => grid_string(out, g),
             Value::Count(n) => write_u64(out, n),
-            Value::Digits(d) => string(out, d),
+            Value::Digits(d) => {
+                out.push(b'"');
+                crate::jobs::write_digits(out, d);
+                out.push(b'"');
+            }
             Value::Text(t) => string(out, t.as_bytes()),
             Value::Tenths(t) => super::write_tenths(out, t),
             Value::Uses(counts, names) => {
