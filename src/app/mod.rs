@@ -15,6 +15,7 @@ use crate::engines::Bitboards;
 use crate::jobs::{Canon, Classify, CrossCheck, Grade, Minimize, Solve};
 use crate::pipeline::output;
 
+mod audit;
 mod bench;
 mod config;
 mod corpus;
@@ -34,6 +35,7 @@ pub use merge::REPORT_LINE;
 
 use error::EXIT_ERROR;
 
+use audit::run_audit;
 use bench::run_bench;
 use corpus::run_corpus;
 use dataset::{run_dedupe, run_overlap, run_split};
@@ -102,6 +104,7 @@ pub fn run(cli: Cli) -> ExitCode {
             }
         }
         Command::Dedupe(args) => run_dedupe(&args),
+        Command::Audit(args) => run_audit(&args),
         Command::Split(args) => run_split(&args),
         Command::Overlap(args) => run_overlap(&args),
         Command::Generate(args) => run_generate(&args),
@@ -117,7 +120,7 @@ pub fn run(cli: Cli) -> ExitCode {
 }
 
 /// The rules and budget of `--rating` and `--rating-budget`.
-fn rating(args: &RatingArgs) -> (Rules, u64) {
+pub(super) fn rating(args: &RatingArgs) -> (Rules, u64) {
     let rules = match args.rating {
         RatingArg::Sukaku => Rules::SUKAKU,
         RatingArg::Bank => Rules::BANK,

@@ -6,6 +6,7 @@
 
 use clap::{Parser, Subcommand};
 
+mod audit;
 mod bench;
 mod config;
 mod corpus;
@@ -19,6 +20,7 @@ mod record;
 mod serve;
 mod show;
 
+pub use audit::AuditArgs;
 pub use bench::{BenchArgs, BenchMode};
 pub use config::{BoardArgs, EngineArg, VariantArg};
 pub use corpus::CorpusArgs;
@@ -141,6 +143,16 @@ pub enum Command {
         sudoku-batch dedupe data/easy-50.txt --by text --report r.json\n\n\
         Exit status: 0 on success, 2 on bad input, options or output.")]
     Dedupe(DedupeArgs),
+    /// A dataset's health in one pass: statuses and reasons, given solutions that are
+    /// not the puzzle's, identical and equivalent records, leakage into other files,
+    /// histograms, and how the numbers were made; as a page (-o) and JSON (--json).
+    #[command(after_help = "Examples:\n  \
+        sudoku-batch audit data/sample-10k.csv -o audit.html --json audit.json\n  \
+        sudoku-batch audit test.csv --against train.csv --require-sound\n  \
+        sudoku-batch audit data/hard.txt --grade -o hard.html\n\n\
+        Exit status: 0 on success, 1 with --require-sound when the dataset is not sound, \
+        2 on bad input, options or output.")]
+    Audit(AuditArgs),
     /// For every TEST record, the first equivalent record in TRAIN (leakage between
     /// dataset splits), and repeats inside TEST.
     #[command(after_help = "Examples:\n  \

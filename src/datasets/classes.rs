@@ -61,7 +61,7 @@ impl Key {
     /// A record's key as far as it is known before canonical forms are computed: the
     /// cells by text, the malformed record's `raw` text, or a placeholder that
     /// [`canonical_keys`] fills in.
-    fn first(puzzle: Option<&Grid>, raw: &[u8], by: KeyBy) -> Key {
+    pub(crate) fn first(puzzle: Option<&Grid>, raw: &[u8], by: KeyBy) -> Key {
         match puzzle {
             Some(grid) if by == KeyBy::Text => Key::packed(grid.cells(), 0),
             Some(_) => Key::Cells([0; CELLS.div_ceil(2)]),
@@ -70,7 +70,7 @@ impl Key {
     }
 
     /// The key of 81 cells, each `base` plus its value (`0` for `b'0'`-based text).
-    fn packed(cells: &[u8; CELLS], base: u8) -> Key {
+    pub(crate) fn packed(cells: &[u8; CELLS], base: u8) -> Key {
         let mut packed = [0u8; CELLS.div_ceil(2)];
         for (i, &d) in cells.iter().enumerate() {
             packed[i / 2] |= (d - base) << (4 * (i % 2));

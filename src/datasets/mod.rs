@@ -4,6 +4,7 @@
 //! records by identity or equivalence, on which [`dedupe`] and [`split`] stand; [`show`]
 //! draws one record.
 
+pub mod audit;
 pub mod bench;
 pub mod classes;
 pub mod dedupe;

@@ -1,6 +1,7 @@
 //! Results as plain data: per-status counts, latency percentiles, and their exporters
 //! (human summary, JSON, HdrHistogram `.hgrm` text). Measuring code never formats.
 
+pub mod audit;
 pub mod bench;
 pub mod merge;
 pub mod plot;

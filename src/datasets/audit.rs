@@ -1,0 +1,446 @@
+//! `audit`: a dataset's health in one pass over its records. Each record is parsed,
+//! classified (and with `grade`, rated) and canonicalised by the same worker, in batches
+//! on the rayon pool; the results come back in input order and are counted into an
+//! [`AuditReport`]: statuses and reasons, given solutions that are not the puzzle's,
+//! identical and equivalent records, leakage into other files, and histograms.
+//!
+//! Memory holds one batch and, as `dedupe` does, a key per class (the canonical form, 41
+//! bytes) and per distinct text; everything else is counts.
+
+use std::collections::{BTreeMap, HashMap};
+
+use rayon::prelude::*;
+
+use crate::datasets::classes::{for_each_keyed, Key, KeyBy};
+use crate::engines::canon::Canonicalizer;
+use crate::engines::explainer::{Rater, Rules};
+use crate::engines::{Bitboards, Engine};
+use crate::jobs::Graded;
+use crate::pipeline::input::{for_each_record_of, Layout, RecordError};
+use crate::pipeline::rows::Reason;
+use crate::reports::audit::{AuditReport, Group, Leak, FIRST_LINES};
+use crate::values::geometry::Variant;
+use crate::values::grid::{Clash, Grid};
+use crate::values::level::Level;
+use crate::values::search::{Budget, Classification};
+use crate::values::status::Status;
+
+/// Records per batch handed to the pool.
+const BATCH: usize = 1 << 13;
+
+/// What an audit does beyond its defaults.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct AuditOptions {
+    /// Rate every unique record with these rules and this budget (chain steps).
+    pub grade: Option<(Rules, u64)>,
+    /// Search budget of each record (branches).
+    pub budget: Budget,
+}
+
+/// What one worker learned of one record.
+#[derive(Clone, Copy, Debug)]
+struct Facts {
+    status: Status,
+    guesses: u32,
+    canonical: Option<([u8; 41], u64)>,
+    givens: u8,
+    mismatch: Option<bool>,
+    rating: Option<(u16, Level, bool)>,
+}
+
+/// One worker's tools, reused for every record it takes.
+struct Tools {
+    engine: Box<Bitboards>,
+    canon: Box<Canonicalizer>,
+    rater: Option<Box<Rater>>,
+}
+
+/// A record waiting in a batch.
+struct Pending {
+    line: u64,
+    puzzle: Result<Grid, RecordError>,
+    expected: Option<Result<Grid, ()>>,
+    text_key: Key,
+}
+
+/// Audits the records of `data` (read with `layout`) on the current rayon pool, then
+/// their leakage into each of `against` (a name, its data and layout). The report's
+/// provenance is left for the caller, which knows the files and the command line.
+pub fn audit(
+    data: &[u8],
+    layout: &Layout,
+    against: &[(String, &[u8], Layout)],
+    options: &AuditOptions,
+) -> AuditReport {
+    let threads = rayon::current_num_threads().max(1);
+    let mut tools: Vec<Tools> = (0..threads)
+        .map(|_| {
+            let mut engine = Bitboards::new(Variant::Classic);
+            engine.set_budget(options.budget);
+            Tools {
+                engine,
+                canon: Box::new(Canonicalizer::new()),
+                rater: options
+                    .grade
+                    .map(|(rules, budget)| Box::new(Rater::with(rules, budget))),
+            }
+        })
+        .collect();
+    let mut tally = Tally::new(options.grade.is_some());
+    let mut batch: Vec<Pending> = Vec::with_capacity(BATCH);
+    let mut facts: Vec<Option<Facts>> = Vec::with_capacity(BATCH);
+    let mut flush = |batch: &mut Vec<Pending>, tally: &mut Tally| {
+        facts.clear();
+        facts.resize(batch.len(), None);
+        let per = batch.len().div_ceil(threads).max(1);
+        facts
+            .par_chunks_mut(per)
+            .zip(batch.par_chunks(per))
+            .zip(tools.par_iter_mut())
+            .for_each(|((facts, records), tools)| {
+                for (fact, record) in facts.iter_mut().zip(records) {
+                    *fact = record
+                        .puzzle
+                        .as_ref()
+                        .ok()
+                        .map(|g| examine(tools, g, record));
+                }
+            });
+        for (record, fact) in batch.drain(..).zip(facts.iter()) {
+            tally.add(record, *fact);
+        }
+    };
+    for_each_record_of(data, layout, |r| {
+        batch.push(Pending {
+            line: r.line,
+            text_key: Key::first(r.puzzle.as_ref().ok(), r.raw, KeyBy::Text),
+            puzzle: r.puzzle,
+            expected: r.expected,
+        });
+        if batch.len() == BATCH {
+            flush(&mut batch, &mut tally);
+        }
+    });
+    flush(&mut batch, &mut tally);
+    let leakage = against
+        .iter()
+        .map(|(name, data, layout)| tally.leak(name, data, layout))
+        .collect();
+    let mut report = tally.report();
+    report.leakage = leakage;
+    report.judge();
+    report
+}
+
+/// Classifies, canonicalises and (when asked) rates one well-formed record.
+fn examine(tools: &mut Tools, grid: &Grid, record: &Pending) -> Facts {
+    let givens = grid.cells().iter().filter(|&&c| c != 0).count() as u8;
+    let class = tools.engine.classify(grid);
+    let guesses = tools.engine.stats().guesses;
+    let status = match class {
+        Classification::Unique(_) => Status::Unique,
+        Classification::Multiple(_) => Status::Multiple,
+        Classification::Unsolvable => Status::Unsolvable,
+        Classification::Invalid(_) => Status::Invalid,
+        Classification::Undecided(_) => Status::Undecided,
+    };
+    let mismatch = match (&record.expected, status) {
+        (None, _) | (_, Status::Invalid) => None,
+        (Some(Ok(given)), _) => Some(!(given.is_valid_solution() && given.keeps_givens_of(grid))),
+        (Some(Err(())), _) => Some(true),
+    };
+    // Every well-formed record has a class, clashing ones too (as `dedupe` keys them).
+    let canonical = {
+        let c = tools.canon.canonical(grid);
+        match Key::packed(&c.form, b'0') {
+            Key::Cells(packed) => Some((packed, c.automorphisms)),
+            Key::Malformed(_) => None,
+        }
+    };
+    let rating = match (&mut tools.rater, class) {
+        (Some(rater), Classification::Unique(_)) => {
+            let graded = Graded::of_grid(rater, grid);
+            graded.se.map(|se| {
+                let level = graded.level().unwrap_or(Level::of_rating(se.er));
+                (se.er, level, !se.complete)
+            })
+        }
+        _ => None,
+    };
+    Facts {
+        status,
+        guesses,
+        canonical,
+        givens,
+        mismatch,
+        rating,
+    }
+}
+
+/// The counts, kept in input order.
+struct Tally {
+    report: AuditReport,
+    grading: bool,
+    /// Each distinct text's first line.
+    texts: HashMap<Key, u64>,
+    /// Each class: its first line, records, and the first lines (up to a few).
+    classes: HashMap<[u8; 41], ClassEntry>,
+    reasons: BTreeMap<String, (u64, Vec<u64>)>,
+    givens: BTreeMap<u64, u64>,
+    guesses: BTreeMap<u32, u64>,
+    automorphisms: BTreeMap<u64, u64>,
+    ratings: BTreeMap<u16, u64>,
+    levels: [u64; 5],
+}
+
+struct ClassEntry {
+    records: u64,
+    lines: Vec<u64>,
+}
+
+impl Tally {
+    fn new(grading: bool) -> Tally {
+        Tally {
+            report: AuditReport::default(),
+            grading,
+            texts: HashMap::new(),
+            classes: HashMap::new(),
+            reasons: BTreeMap::new(),
+            givens: BTreeMap::new(),
+            guesses: BTreeMap::new(),
+            automorphisms: BTreeMap::new(),
+            ratings: BTreeMap::new(),
+            levels: [0; 5],
+        }
+    }
+
+    fn add(&mut self, record: Pending, facts: Option<Facts>) {
+        let v = &mut self.report.validity;
+        v.records += 1;
+        v.with_solution += u64::from(record.expected.is_some());
+        let line = record.line;
+        let status = facts.map_or(Status::Invalid, |f| f.status);
+        *v.counts.get_mut(status) += 1;
+        if status != Status::Unique {
+            let first = v.first_lines.entry(status.word().to_string()).or_default();
+            if first.len() < FIRST_LINES {
+                first.push(line);
+            }
+        }
+        if status == Status::Invalid {
+            let reason = match &record.puzzle {
+                Err(e) => Reason::Record(*e).describe(None).to_string(),
+                Ok(grid) => grid.find_clash().map_or_else(
+                    || "invalid".to_string(),
+                    |c: Clash| Reason::Clash(c).describe(None).to_string(),
+                ),
+            };
+            let group = self.reasons.entry(without_numbers(&reason)).or_default();
+            group.0 += 1;
+            if group.1.len() < FIRST_LINES {
+                group.1.push(line);
+            }
+        }
+        match self.texts.get(&record.text_key) {
+            Some(&first) => {
+                let d = &mut self.report.duplicates;
+                d.identical += 1;
+                if d.first_identical.len() < FIRST_LINES {
+                    d.first_identical.push((line, first));
+                }
+            }
+            None => {
+                self.texts.insert(record.text_key, line);
+            }
+        }
+        let Some(facts) = facts else {
+            return;
+        };
+        if facts.mismatch == Some(true) {
+            v.mismatches += 1;
+            if v.first_mismatches.len() < FIRST_LINES {
+                v.first_mismatches.push(line);
+            }
+        }
+        *self.givens.entry(u64::from(facts.givens)).or_default() += 1;
+        if facts.status != Status::Invalid {
+            *self.guesses.entry(facts.guesses).or_default() += 1;
+        }
+        if let Some((key, automorphisms)) = facts.canonical {
+            *self.automorphisms.entry(automorphisms).or_default() += 1;
+            let entry = self.classes.entry(key).or_insert(ClassEntry {
+                records: 0,
+                lines: Vec::new(),
+            });
+            entry.records += 1;
+            if entry.lines.len() < FIRST_LINES {
+                entry.lines.push(line);
+            }
+        }
+        if let Some((er, level, lower)) = facts.rating {
+            *self.ratings.entry(er).or_default() += 1;
+            self.levels[level as usize] += 1;
+            self.report.shape.lower_bounds += u64::from(lower);
+        }
+    }
+
+    /// How many of this file's classes `data` holds, with the first lines on both sides.
+    fn leak(&self, name: &str, data: &[u8], layout: &Layout) -> Leak {
+        let mut found: HashMap<[u8; 41], u64> = HashMap::new();
+        for_each_keyed(data, layout, KeyBy::Canonical, |k| {
+            if let (Some(_), Key::Cells(cells)) = (k.puzzle, k.key) {
+                if self.classes.contains_key(cells) {
+                    found.entry(*cells).or_insert(k.line);
+                }
+            }
+        });
+        let mut first: Vec<(u64, u64)> = found
+            .iter()
+            .map(|(key, &there)| (self.classes[key].lines[0], there))
+            .collect();
+        first.sort_unstable();
+        first.truncate(FIRST_LINES);
+        Leak {
+            against: name.to_string(),
+            records: found.keys().map(|k| self.classes[k].records).sum(),
+            classes: found.len() as u64,
+            first,
+        }
+    }
+
+    fn report(&mut self) -> AuditReport {
+        let mut report = std::mem::take(&mut self.report);
+        report.validity.invalid_reasons = self
+            .reasons
+            .iter()
+            .map(|(what, (count, lines))| Group {
+                what: what.clone(),
+                count: *count,
+                lines: lines.clone(),
+            })
+            .collect();
+        report
+            .validity
+            .invalid_reasons
+            .sort_by_key(|g| std::cmp::Reverse(g.count));
+        let d = &mut report.duplicates;
+        // A malformed record is a class of its own text, as `dedupe` keys it.
+        let malformed_texts = self
+            .texts
+            .keys()
+            .filter(|k| matches!(k, Key::Malformed(_)))
+            .count() as u64;
+        d.classes = self.classes.len() as u64 + malformed_texts;
+        d.redundant = report.validity.records - d.classes;
+        d.redundant_percent = if report.validity.records > 0 {
+            100.0 * d.redundant as f64 / report.validity.records as f64
+        } else {
+            0.0
+        };
+        let mut largest: Vec<&ClassEntry> =
+            self.classes.values().filter(|c| c.records > 1).collect();
+        largest.sort_by(|a, b| b.records.cmp(&a.records).then(a.lines[0].cmp(&b.lines[0])));
+        d.largest = largest
+            .iter()
+            .take(FIRST_LINES)
+            .map(|c| Group {
+                what: format!("line {}", c.lines[0]),
+                count: c.records,
+                lines: c.lines.clone(),
+            })
+            .collect();
+        let s = &mut report.shape;
+        s.givens = filled(&self.givens);
+        s.guesses = guess_buckets(&self.guesses);
+        s.automorphisms = self.automorphisms.iter().map(|(&a, &n)| (a, n)).collect();
+        if self.grading {
+            let tenths: BTreeMap<u64, u64> = self
+                .ratings
+                .iter()
+                .map(|(&t, &n)| (u64::from(t), n))
+                .collect();
+            s.ratings = Some(
+                filled(&tenths)
+                    .into_iter()
+                    .map(|(t, n)| (t as u16, n))
+                    .collect(),
+            );
+            s.levels = Some(
+                Level::ALL
+                    .iter()
+                    .map(|l| (l.name().to_string(), self.levels[*l as usize]))
+                    .collect(),
+            );
+        }
+        report
+    }
+}
+
+/// Every value from the least to the greatest present, with its count (0 where none),
+/// so that a chart's x axis is linear.
+fn filled(counts: &BTreeMap<u64, u64>) -> Vec<(u64, u64)> {
+    match (counts.keys().next(), counts.keys().next_back()) {
+        (Some(&low), Some(&high)) => (low..=high)
+            .map(|v| (v, counts.get(&v).copied().unwrap_or(0)))
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Branches in power-of-two buckets: `0`, `1`, `2-3`, `4-7`, ...
+fn guess_buckets(guesses: &BTreeMap<u32, u64>) -> Vec<(String, u64)> {
+    let mut buckets: BTreeMap<u32, u64> = BTreeMap::new();
+    for (&g, &n) in guesses {
+        let bucket = if g == 0 { 0 } else { 32 - g.leading_zeros() };
+        *buckets.entry(bucket).or_default() += n;
+    }
+    let last = buckets.keys().next_back().copied().unwrap_or(0);
+    (0..=last)
+        .map(|b| {
+            let label = match b {
+                0 => "0".to_string(),
+                1 => "1".to_string(),
+                b => format!("{}-{}", 1u64 << (b - 1), (1u64 << b) - 1),
+            };
+            (label, buckets.get(&b).copied().unwrap_or(0))
+        })
+        .collect()
+}
+
+/// A reason with its numbers as `#`, so that reasons of one kind group together.
+fn without_numbers(reason: &str) -> String {
+    let mut out = String::with_capacity(reason.len());
+    let mut in_number = false;
+    for c in reason.chars() {
+        if c.is_ascii_digit() {
+            if !in_number {
+                out.push('#');
+            }
+            in_number = true;
+        } else {
+            in_number = false;
+            out.push(c);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn buckets_and_reasons() {
+        let g: BTreeMap<u32, u64> = [(0, 5), (1, 2), (3, 1), (9, 4)].into_iter().collect();
+        let b = guess_buckets(&g);
+        assert_eq!(b[0], ("0".to_string(), 5));
+        assert_eq!(b[1], ("1".to_string(), 2));
+        assert_eq!(b[2], ("2-3".to_string(), 1));
+        assert_eq!(b[4], ("8-15".to_string(), 4));
+        assert_eq!(b.len(), 5);
+        assert_eq!(
+            without_numbers("too short: 80 cells, need 81"),
+            "too short: # cells, need #"
+        );
+    }
+}

@@ -1,0 +1,272 @@
+//! `audit` end to end: its numbers equal those of `classify`, `dedupe --by canonical`,
+//! `overlap` and `grade` run separately on the same files, its verdict gates a pipeline
+//! (`--require-sound`), and its page holds a chart for each histogram.
+
+mod common;
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_sudoku-batch"))
+        .args(args)
+        .args(["--threads", "2"])
+        .output()
+        .unwrap()
+}
+
+fn ok(args: &[&str]) -> Output {
+    let out = run(args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+fn json(path: &Path) -> Value {
+    serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
+}
+
+fn text(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
+
+/// The audit's JSON of `args` (after `audit FILE`).
+fn audit(file: &Path, args: &[&str], dir: &Path) -> Value {
+    let out = dir.join("audit.json");
+    let mut all = vec!["audit", text(file), "-q", "--json", text(&out)];
+    all.extend_from_slice(args);
+    let status = run(&all).status;
+    assert!(
+        status.code() == Some(0) || status.code() == Some(1),
+        "{all:?}"
+    );
+    json(&out)
+}
+
+#[test]
+fn validity_and_duplicates_equal_classify_and_dedupe() {
+    let dir = tempfile::tempdir().unwrap();
+    for name in [
+        "cases.tsv",
+        "easy-50.txt",
+        "multiple.txt",
+        "quizzes.csv",
+        "graded.csv",
+    ] {
+        let file = common::data(name);
+        let report = audit(&file, &[], dir.path());
+        let classified = dir.path().join("classify.json");
+        ok(&[
+            "classify",
+            text(&file),
+            "-q",
+            "-o",
+            "/dev/null",
+            "--report",
+            text(&classified),
+        ]);
+        let classified = json(&classified);
+        let v = &report["validity"];
+        assert_eq!(v["records"], classified["records"], "{name}");
+        assert_eq!(v["counts"], classified["counts"], "{name}");
+        assert_eq!(
+            v["mismatches"], classified["mismatches"],
+            "{name}: mismatches"
+        );
+        let deduped = dir.path().join("dedupe.json");
+        ok(&[
+            "dedupe",
+            text(&file),
+            "-q",
+            "-o",
+            "/dev/null",
+            "--report",
+            text(&deduped),
+        ]);
+        let deduped = json(&deduped);
+        let d = &report["duplicates"];
+        assert_eq!(d["classes"], deduped["classes"], "{name}: classes");
+        assert_eq!(d["redundant"], deduped["duplicates"], "{name}: redundant");
+        let by_text = dir.path().join("text.json");
+        ok(&[
+            "dedupe",
+            text(&file),
+            "--by",
+            "text",
+            "-q",
+            "-o",
+            "/dev/null",
+            "--report",
+            text(&by_text),
+        ]);
+        assert_eq!(
+            d["identical"],
+            json(&by_text)["duplicates"],
+            "{name}: identical"
+        );
+        // The verdict: sound exactly when nothing above is wrong.
+        let c = &classified["counts"];
+        let all_unique = c["unique"] == classified["records"];
+        let sound = all_unique && d["redundant"] == 0 && v["mismatches"] == 0;
+        assert_eq!(report["verdict"]["sound"], sound, "{name}");
+        let out = run(&["audit", text(&file), "-q", "--require-sound"]);
+        assert_eq!(out.status.code(), Some(if sound { 0 } else { 1 }), "{name}");
+    }
+}
+
+#[test]
+fn leakage_equals_overlap() {
+    let dir = tempfile::tempdir().unwrap();
+    let hard = common::data("hard.txt");
+    let hard_text = std::fs::read_to_string(&hard).unwrap();
+    // A training set: 40 of hard.txt's puzzles under other transforms, and the extreme set.
+    let some: String = hard_text
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .step_by(12)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let sources = dir.path().join("sources.txt");
+    std::fs::write(&sources, some).unwrap();
+    let train = dir.path().join("train.txt");
+    let made = Command::new(env!("CARGO_BIN_EXE_sudoku-batch"))
+        .args(["corpus", text(&sources), "--count", "200", "--seed", "4"])
+        .args(["-o", text(&train)])
+        .output()
+        .unwrap();
+    assert!(made.status.success());
+    let report = audit(&hard, &["--against", text(&train)], dir.path());
+    let overlap = dir.path().join("overlap.csv");
+    ok(&[
+        "overlap",
+        text(&train),
+        text(&hard),
+        "-q",
+        "-o",
+        text(&overlap),
+    ]);
+    let rows = std::fs::read_to_string(&overlap).unwrap();
+    let leaked: Vec<u64> = rows
+        .lines()
+        .skip(1)
+        .filter_map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            (!f[1].is_empty()).then(|| f[0].parse().unwrap())
+        })
+        .collect();
+    assert!(!leaked.is_empty());
+    let leak = &report["leakage"][0];
+    assert_eq!(leak["records"], leaked.len() as u64);
+    let first: Vec<u64> = leak["first"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p[0].as_u64().unwrap())
+        .collect();
+    assert_eq!(first, leaked[..first.len()].to_vec());
+    assert_eq!(report["verdict"]["sound"], false);
+    let against_extreme = audit(
+        &hard,
+        &["--against", text(&common::data("extreme.txt"))],
+        dir.path(),
+    );
+    assert_eq!(against_extreme["leakage"][0]["records"], 0);
+}
+
+#[test]
+fn grades_and_givens_equal_grade() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = common::data("extreme.txt");
+    let report = audit(&file, &["--grade"], dir.path());
+    let graded = dir.path().join("grade.json");
+    let rows = dir.path().join("grade.csv");
+    ok(&[
+        "grade",
+        text(&file),
+        "-q",
+        "-o",
+        text(&rows),
+        "--report",
+        text(&graded),
+    ]);
+    let graded = json(&graded);
+    let levels: Vec<(String, u64)> = report["shape"]["levels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p[0].as_str().unwrap().to_string(), p[1].as_u64().unwrap()))
+        .collect();
+    for (level, n) in &levels {
+        assert_eq!(
+            graded["difficulty"][level].as_u64().unwrap_or(0),
+            *n,
+            "{level}"
+        );
+    }
+    // ER and givens, counted here from grade's rows.
+    let mut reader = csv::Reader::from_path(&rows).unwrap();
+    let header = reader.headers().unwrap().clone();
+    let rating = header.iter().position(|h| h == "rating").unwrap();
+    let mut er = std::collections::BTreeMap::<u64, u64>::new();
+    let mut givens = std::collections::BTreeMap::<u64, u64>::new();
+    for record in reader.records() {
+        let record = record.unwrap();
+        let tenths = (record[rating].parse::<f64>().unwrap() * 10.0).round() as u64;
+        *er.entry(tenths).or_default() += 1;
+        let g = record[1].bytes().filter(|b| b.is_ascii_digit()).count() as u64;
+        *givens.entry(g).or_default() += 1;
+    }
+    let from_report = |key: &str| -> std::collections::BTreeMap<u64, u64> {
+        report["shape"][key]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| (p[0].as_u64().unwrap(), p[1].as_u64().unwrap()))
+            .filter(|p| p.1 > 0)
+            .collect()
+    };
+    assert_eq!(from_report("ratings"), er);
+    assert_eq!(from_report("givens"), givens);
+}
+
+#[test]
+fn the_page_draws_every_histogram_and_names_the_inputs() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = common::data("easy-50.txt");
+    let page = dir.path().join("audit.html");
+    let out = run(&["audit", text(&file), "--grade", "-q", "-o", text(&page)]);
+    assert!(out.status.success());
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.starts_with("<!doctype html>"));
+    // Nothing fetched from a network: the only URL is the SVG namespace.
+    assert!(!html
+        .replace("http://www.w3.org/2000/svg", "")
+        .contains("http"));
+    assert!(html.contains("Not sound"), "a repeated puzzle is a finding");
+    for title in [
+        "Givens",
+        "Search effort",
+        "Automorphisms",
+        "Ratings",
+        "Levels",
+    ] {
+        assert!(html.contains(&format!("aria-label=\"{title}\"")), "{title}");
+    }
+    assert_eq!(html.matches("<svg").count(), 5);
+    assert!(html.matches("class=\"bar\"").count() >= 5);
+    // The sha-256 of the input as stored.
+    let sha = {
+        use sha2::Digest;
+        let digest = sha2::Sha256::digest(std::fs::read(&file).unwrap());
+        digest
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect::<String>()
+    };
+    assert!(html.contains(&sha));
+}
