@@ -14,6 +14,8 @@ fn help_examples() -> Vec<String> {
     let out = Command::new(bin()).arg("--help").output().unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
     let examples = text.split("Examples:").nth(1).expect("--help has examples");
+    // The exit codes follow the examples.
+    let examples = examples.split("Exit status:").next().unwrap_or(examples);
     examples
         .lines()
         .map(str::trim)

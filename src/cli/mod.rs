@@ -148,7 +148,7 @@ pub enum Command {
     /// histograms, and how the numbers were made; as a page (-o) and JSON (--json).
     #[command(after_help = "Examples:\n  \
         sudoku-batch audit data/sample-10k.csv -o audit.html --json audit.json\n  \
-        sudoku-batch audit test.csv --against train.csv --require-sound\n  \
+        sudoku-batch audit data/hard.txt --against data/extreme.txt --require-sound\n  \
         sudoku-batch audit data/hard.txt --grade -o hard.html\n\n\
         Exit status: 0 on success, 1 with --require-sound when the dataset is not sound, \
         2 on bad input, options or output.")]
