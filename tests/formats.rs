@@ -223,7 +223,7 @@ fn ndjson_and_lines_carry_the_csv_fields() {
                 let as_text = match value {
                     serde_json::Value::Null => String::new(),
                     serde_json::Value::Bool(true) => "true".into(),
-                    serde_json::Value::Bool(false) => String::new(),
+                    serde_json::Value::Bool(false) => "false".into(),
                     serde_json::Value::String(s) => s.clone(),
                     serde_json::Value::Number(n) => {
                         if column == "rating" {

@@ -83,6 +83,7 @@ fn same_rows(name: &str, args: &[&str]) -> Vec<(String, Physical)> {
                 Field::Str(s) => s == text,
                 Field::ULong(n) => n.to_string() == *text,
                 Field::Double(x) => text.parse::<f64>().unwrap() == *x,
+                Field::Bool(b) => b.to_string() == *text,
                 other => panic!("{column}: unexpected {other:?}"),
             };
             assert!(same, "row {i}, {column}: CSV {text:?}, Parquet {field:?}");

@@ -116,7 +116,15 @@ pub(super) fn run_bench(args: &cli::BenchArgs) -> Result<ExitCode, AppError> {
         effort,
         results,
     };
-    if !args.quiet {
+    if let (Some(seconds), false) = (crate::reports::bench::short_rounds(&report), args.quiet) {
+        eprintln!(
+            "warning: a timed round took {:.2} ms, under {} ms: too short to time well (the \
+             clock and the pool's start weigh in); time a larger file",
+            seconds * 1e3,
+            crate::reports::bench::SHORTEST_ROUND_SECONDS * 1e3
+        );
+    }
+    {
         let mut stdout = Output::open(None)?;
         let text = if args.markdown {
             crate::reports::bench::markdown(&report)

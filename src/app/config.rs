@@ -101,15 +101,17 @@ pub(super) fn only_statuses<J: Job>(
     }
     let statuses: Vec<Status> = only
         .iter()
-        .map(|s| match s {
-            cli::StatusArg::Unique => Status::Unique,
-            cli::StatusArg::Multiple => Status::Multiple,
-            cli::StatusArg::Solved => Status::Solved,
-            cli::StatusArg::Unsolvable => Status::Unsolvable,
-            cli::StatusArg::Invalid => Status::Invalid,
-            cli::StatusArg::Undecided => Status::Undecided,
+        .filter_map(|s| match s {
+            cli::StatusArg::Unique => Some(Status::Unique),
+            cli::StatusArg::Multiple => Some(Status::Multiple),
+            cli::StatusArg::Solved => Some(Status::Solved),
+            cli::StatusArg::Unsolvable => Some(Status::Unsolvable),
+            cli::StatusArg::Invalid => Some(Status::Invalid),
+            cli::StatusArg::Undecided => Some(Status::Undecided),
+            cli::StatusArg::Mismatch => None,
         })
         .collect();
+    let mismatches = only.contains(&cli::StatusArg::Mismatch);
     let counts = job.checks_uniqueness();
     if let Some(never) = statuses.iter().find(|s| match s {
         Status::Unique | Status::Multiple => !counts,
@@ -128,7 +130,12 @@ pub(super) fn only_statuses<J: Job>(
         }
         .into());
     }
-    Ok(StatusSet::of(&statuses))
+    let set = StatusSet::of(&statuses);
+    Ok(if mismatches {
+        set.with_mismatches()
+    } else {
+        set
+    })
 }
 
 /// The row format asked for, else the one the output's name says: NDJSON for `.ndjson`

@@ -171,6 +171,17 @@ pub(super) fn run_job<J: Job>(
         );
         return Ok(ExitCode::from(EXIT_DISAGREE));
     }
+    if args.require_match && report.mismatches > 0 {
+        let lines: Vec<String> = report.first_mismatches.iter().map(u64::to_string).collect();
+        let _ = writeln!(
+            std::io::stderr(),
+            "sudoku-batch: {} records have a given solution that is not their puzzle's; \
+             first at lines {}",
+            report.mismatches,
+            lines.join(", ")
+        );
+        return Ok(ExitCode::from(EXIT_NOT_UNIQUE));
+    }
     let not_unique = report.records - report.counts.unique;
     if require_unique && not_unique > 0 {
         let lines: Vec<String> = report

@@ -28,8 +28,8 @@ impl ValueEnum for BenchMode {
 /// Options of `bench`.
 #[derive(Debug, Args)]
 pub struct BenchArgs {
-    /// Print nothing: no table on stdout, no warning on stderr (the results go to
-    /// `--report`, `--plot` and `--histogram`).
+    /// Print no warning or note on stderr (the table still goes to stdout: it is the
+    /// result; `--report`, `--plot` and `--histogram` write files besides).
     #[arg(short, long)]
     pub quiet: bool,
     /// Input file, or `-` for stdin (read whole: records are loaded once and reused).
@@ -46,7 +46,8 @@ pub struct BenchArgs {
     /// Untimed passes before timing.
     #[arg(long, default_value_t = 1, value_name = "N")]
     pub warmup: u32,
-    /// Timed passes; the median, min and max are reported.
+    /// Timed passes; their median, mean ± σ and min … max are reported, speedups are of
+    /// the medians.
     #[arg(long, default_value_t = 5, value_name = "N",
           value_parser = clap::value_parser!(u32).range(1..))]
     pub rounds: u32,

@@ -48,7 +48,8 @@ pub struct RunArgs {
           value_parser = clap::value_parser!(u64).range(1..=(1 << 62)))]
     pub first_line: u64,
     /// Write only the rows of records with these statuses (the others are counted in the
-    /// summary and report, not written), e.g. `--only unique`.
+    /// summary and report, not written), e.g. `--only unique`; `mismatch` adds the rows
+    /// whose given solution is not the puzzle's.
     #[arg(
         help_heading = "Output",
         long,
@@ -57,6 +58,10 @@ pub struct RunArgs {
         value_name = "STATUS[,STATUS]"
     )]
     pub only: Vec<StatusArg>,
+    /// Exit with status 1 when a record's given solution is not its puzzle's (column
+    /// `mismatch` true), naming the first such lines.
+    #[arg(help_heading = "Output", long)]
+    pub require_match: bool,
     /// Write the input's own fields after ours (the header's names, with `input_` in
     /// front of a name we use; `input_1`.. without a header; `input`, the whole line,
     /// for one puzzle per line), so that results join back to the input's columns.
@@ -94,6 +99,8 @@ pub enum StatusArg {
     Invalid,
     /// Search budget spent before an answer (`--budget`).
     Undecided,
+    /// A given solution that is not the puzzle's (column `mismatch`), whatever the status.
+    Mismatch,
 }
 
 /// Whose rules a Sukaku Explainer rating follows.

@@ -112,14 +112,33 @@ pub fn show(
             if let Some(reason) = reason {
                 let _ = write!(text, ": {}", describe(&reason, csv_column));
             }
-            if let Some(g) = answer.extra.grade {
-                let _ = write!(
-                    text,
-                    ", {} ({:.1}, hardest step: {})",
-                    g.level.name(),
-                    f64::from(g.rating) / 10.0,
-                    g.hardest().name()
-                );
+            let tenths = |t: u16| f64::from(t) / 10.0;
+            match (answer.extra.se, answer.extra.grade) {
+                // Sukaku Explainer's ratings, as `grade` writes them.
+                (Some(se), _) => {
+                    let level = answer.extra.level().map_or("", |l| l.name());
+                    let bound = if se.complete { "" } else { "at least " };
+                    let _ = write!(
+                        text,
+                        ", {level}: ER {bound}{:.1}, EP {:.1}, ED {:.1}",
+                        tenths(se.er),
+                        tenths(se.ep),
+                        tenths(se.ed)
+                    );
+                    if let Some(hardest) = se.technique {
+                        let _ = write!(text, ", hardest step: {}", hardest.name());
+                    }
+                }
+                (None, Some(g)) => {
+                    let _ = write!(
+                        text,
+                        ", {} ({:.1}, hardest step: {})",
+                        g.level.name(),
+                        tenths(g.rating),
+                        g.hardest().name()
+                    );
+                }
+                (None, None) => {}
             }
             text.push('\n');
         }

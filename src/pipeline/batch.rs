@@ -307,7 +307,7 @@ pub fn write_rows<E, P>(
                 status: result.status,
                 solution,
                 reason: result.reason,
-                mismatch: false,
+                mismatch: None,
                 extra: &result.extra,
                 fields: crate::pipeline::input::Fields::None,
             },

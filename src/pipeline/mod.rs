@@ -581,7 +581,7 @@ pub fn made_row<'a>(
         status: Status::Unique,
         solution,
         reason: None,
-        mismatch: false,
+        mismatch: None,
         extra,
         fields: crate::pipeline::input::Fields::None,
     }
@@ -624,6 +624,7 @@ impl Driven {
             threads,
             latency_ns: Latency::from_histogram(&histogram),
             first_not_unique: self.tally.not_unique().to_vec(),
+            first_mismatches: self.tally.mismatch_lines().to_vec(),
             disagree: cross_checked.then_some(disagree),
             cross_checked: cross_checked.then_some(self.tally.checked),
             first_disagree: self.tally.disagreements().to_vec(),

@@ -17,7 +17,6 @@ use crate::pipeline::rows::{BoardTexts, Cells, Reason, Row, RowWriter, Slot};
 use crate::reports::{new_histogram, Breakdown, StatusCounts};
 use crate::values::board::{Board, BoardError, Symbols};
 use crate::values::geometry::{Variant, MAX_CELLS, SIDES};
-use crate::values::grid::Grid;
 use crate::values::puzzle::{Answer, Problem, Puzzle, Solution};
 use crate::values::rules::BoardRules;
 use crate::values::search::Budget;
@@ -158,8 +157,12 @@ fn answer<J: Job>(
 pub struct Tally {
     /// Records per status.
     pub counts: StatusCounts,
-    /// Records whose given solution differs from the computed one.
+    /// Records whose given solution is not the puzzle's.
     pub mismatches: u64,
+    /// Line numbers of the first of them.
+    pub first_mismatch_lines: [u64; KEEP_NOT_UNIQUE],
+    /// How many of `first_mismatch_lines` are set.
+    pub first_mismatch_lines_len: usize,
     /// Line numbers of the first records that are not `unique` (jobs that count
     /// solutions only).
     pub not_unique: [u64; KEEP_NOT_UNIQUE],
@@ -187,9 +190,12 @@ pub struct Tally {
 impl Tally {
     /// Counts one record.
     #[inline]
-    fn add(&mut self, line: u64, status: Status, mismatch: bool, uniqueness: bool) {
+    fn add(&mut self, line: u64, status: Status, mismatch: Option<bool>, uniqueness: bool) {
         self.counts.add(status);
-        self.mismatches += mismatch as u64;
+        if mismatch == Some(true) {
+            self.mismatches += 1;
+            self.keep_mismatch(line);
+        }
         if uniqueness && status != Status::Unique {
             self.keep_not_unique(line);
         }
@@ -221,6 +227,18 @@ impl Tally {
         &self.disagree_lines[..self.disagree_lines_len]
     }
 
+    fn keep_mismatch(&mut self, line: u64) {
+        if self.first_mismatch_lines_len < KEEP_NOT_UNIQUE {
+            self.first_mismatch_lines[self.first_mismatch_lines_len] = line;
+            self.first_mismatch_lines_len += 1;
+        }
+    }
+
+    /// The kept line numbers of records whose given solution is not the puzzle's.
+    pub fn mismatch_lines(&self) -> &[u64] {
+        &self.first_mismatch_lines[..self.first_mismatch_lines_len]
+    }
+
     fn keep_not_unique(&mut self, line: u64) {
         if self.not_unique_len < KEEP_NOT_UNIQUE {
             self.not_unique[self.not_unique_len] = line;
@@ -232,6 +250,9 @@ impl Tally {
     pub fn merge(&mut self, part: &Tally) {
         self.counts.merge(&part.counts);
         self.mismatches += part.mismatches;
+        for &line in part.mismatch_lines() {
+            self.keep_mismatch(line);
+        }
         self.breakdown.merge(&part.breakdown);
         self.rows += part.rows;
         self.left_out += part.left_out;
@@ -328,18 +349,18 @@ impl BoardSetup {
         }
     }
 
-    /// True when the input gave a solution and it is not the board `found` (or is
-    /// malformed); the input's solution is read by the run's rules, like the puzzle.
-    fn mismatch(&self, record: &Record<'_>, found: Option<&Solution>) -> bool {
+    /// Whether the input's solution (read by the run's rules, like the puzzle) is not
+    /// the board `found`; `None` when the input gave none.
+    fn mismatch(&self, record: &Record<'_>, found: Option<&Solution>) -> Option<bool> {
         let found = found.and_then(Solution::board);
         match (record.expected_text, &record.expected, found) {
-            (Some(text), _, Some(found)) => {
-                Board::parse(text, Some(found.side()), self.rules.symbols.as_ref()) != Ok(*found)
-            }
+            (None, None, _) => None,
+            (Some(text), _, Some(found)) => Some(
+                Board::parse(text, Some(found.side()), self.rules.symbols.as_ref()) != Ok(*found),
+            ),
             // Printed grids give a solution but no text of it.
-            (None, Some(Ok(expected)), Some(found)) => Board::from_grid(expected) != *found,
-            (None, None, _) => false,
-            _ => true,
+            (None, Some(Ok(expected)), Some(found)) => Some(Board::from_grid(expected) != *found),
+            _ => Some(true),
         }
     }
 }
@@ -413,13 +434,15 @@ pub fn process_chunk<J: Job>(
         };
         let (answer, reason) = answer(on(), state, Some(&mut *histogram), puzzle);
         let index = tally.counts.total();
-        let mismatch = match &board {
-            None => mismatch(&record, answer.solution.as_ref().and_then(Solution::grid)),
-            Some(_) => boards.mismatch(&record, answer.solution.as_ref()),
+        let mismatch = match (&board, answer.status) {
+            // No puzzle to hold a given solution against.
+            (_, Status::Invalid) => None,
+            (None, _) => mismatch(&record),
+            (Some(_), _) => boards.mismatch(&record, answer.solution.as_ref()),
         };
         tally.add(record.line, answer.status, mismatch, uniqueness);
         tally.count_extra(record.line, &answer.extra);
-        if !rows.keeps(answer.status) {
+        if !rows.keeps(answer.status, mismatch) {
             tally.left_out += 1;
             return;
         }
@@ -486,8 +509,8 @@ pub fn too_long_row<J: Job>(
 ) {
     let record = too_long_record(echo, line, length, setup.layout.max_record);
     let reason = record.puzzle.err().map(Reason::Record);
-    tally.add(line, Status::Invalid, false, setup.job.checks_uniqueness());
-    if !setup.rows.keeps(Status::Invalid) {
+    tally.add(line, Status::Invalid, None, setup.job.checks_uniqueness());
+    if !setup.rows.keeps(Status::Invalid, None) {
         tally.left_out += 1;
         return;
     }
@@ -498,7 +521,7 @@ pub fn too_long_row<J: Job>(
             status: Status::Invalid,
             solution: None,
             reason,
-            mismatch: false,
+            mismatch: None,
             extra: &J::Extra::default(),
             fields: record.fields,
         },
@@ -515,12 +538,16 @@ pub fn too_long_row<J: Job>(
     }
 }
 
-/// True when the input gave a solution and it is not the one found (or is malformed).
+/// Whether the solution the input gave is not a solution of the record's puzzle (not a
+/// full valid grid keeping its givens; malformed); `None` when it gave none or the
+/// record holds no 9x9 puzzle to hold it against.
 #[inline]
-fn mismatch(record: &Record<'_>, found: Option<&Grid>) -> bool {
-    match (&record.expected, found) {
-        (None, _) => false,
-        (Some(Ok(expected)), Some(found)) => expected != found,
-        (Some(_), _) => true,
+fn mismatch(record: &Record<'_>) -> Option<bool> {
+    match (&record.expected, &record.puzzle) {
+        (None, _) | (_, Err(_)) => None,
+        (Some(Ok(given)), Ok(puzzle)) => {
+            Some(!(given.is_valid_solution() && given.keeps_givens_of(puzzle)))
+        }
+        (Some(Err(())), Ok(_)) => Some(true),
     }
 }

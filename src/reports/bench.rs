@@ -147,18 +147,24 @@ pub fn table(report: &BenchReport) -> String {
         report.effort.no_guess_percent,
     );
     s.push_str(
-        "              puzzles/s (mean ± σ)        min …        max  speedup  effic.  \
-         p50 us  p90 us  p99 us  p99.9 us   max us\n",
+        "            puzzles/s: median     mean ± σ             min …       max  speedup  \
+         effic.  p50 us  p90 us  p99 us  p99.9 us   max us\n",
     );
     for r in &report.results {
         let l = &r.latency_ns;
         let rate = &r.puzzles_per_sec;
+        // One round has no spread to show.
+        let stddev = if report.rounds > 1 {
+            format!("{:>8.0}", rate.stddev)
+        } else {
+            format!("{:>8}", "-")
+        };
         s.push_str(&format!(
-            "{:>10}  {:>11.0} ± {:>8.0}  {:>9.0} … {:>9.0}  {:>7.2}  {:>6.2}  {:>6.2}  {:>6.2}  \
-             {:>6.2}  {:>8.2}  {:>7.1}\n",
+            "{:>10}  {:>11.0}  {:>11.0} ± {stddev}  {:>9.0} … {:>9.0}  {:>7.2}  {:>6.2}  \
+             {:>6.2}  {:>6.2}  {:>6.2}  {:>8.2}  {:>7.1}\n",
             threads_label(r.threads),
+            rate.median,
             rate.mean,
-            rate.stddev,
             rate.min,
             rate.max,
             r.speedup,
@@ -170,7 +176,23 @@ pub fn table(report: &BenchReport) -> String {
             l.max as f64 / 1e3,
         ));
     }
+    s.push_str("\nspeedup and efficiency are of the medians, against the first thread count.\n");
     s
+}
+
+/// The shortest timed round worth trusting (as hyperfine warns under 5 ms).
+pub const SHORTEST_ROUND_SECONDS: f64 = 0.005;
+
+/// A warning when `report`'s rounds were too short to time well: the seconds a round
+/// took at the fastest thread count, when under [`SHORTEST_ROUND_SECONDS`].
+pub fn short_rounds(report: &BenchReport) -> Option<f64> {
+    let fastest = report
+        .results
+        .iter()
+        .map(|r| r.puzzles_per_sec.max)
+        .fold(0.0f64, f64::max);
+    let seconds = report.timed as f64 / fastest.max(1e-9);
+    (fastest > 0.0 && seconds < SHORTEST_ROUND_SECONDS).then_some(seconds)
 }
 
 /// Header of the markdown table printed by `bench --markdown`.

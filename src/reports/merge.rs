@@ -76,6 +76,7 @@ pub fn merge(reports: &[RunReport]) -> Result<(RunReport, Histogram<u64>), Merge
     merged.threads = 0;
     merged.wall_seconds = 0.0;
     merged.first_not_unique.clear();
+    merged.first_mismatches.clear();
     merged.disagree = None;
     merged.cross_checked = None;
     merged.first_disagree.clear();
@@ -157,6 +158,11 @@ pub fn merge(reports: &[RunReport]) -> Result<(RunReport, Histogram<u64>), Merge
         for &line in &r.first_not_unique {
             if merged.first_not_unique.len() < 10 {
                 merged.first_not_unique.push(line);
+            }
+        }
+        for &line in &r.first_mismatches {
+            if merged.first_mismatches.len() < 10 {
+                merged.first_mismatches.push(line);
             }
         }
         if let Some(levels) = &r.difficulty {

@@ -30,6 +30,9 @@ pub fn new_histogram() -> Histogram<u64> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StatusSet(u8);
 
+/// The bit of [`StatusSet`] past the statuses': rows with a mismatched solution.
+const MISMATCH_BIT: u8 = 1 << 6;
+
 impl StatusSet {
     /// Every status.
     pub const ALL: StatusSet = StatusSet(0b11_1111);
@@ -48,6 +51,18 @@ impl StatusSet {
     /// The statuses in the set, in [`Status`] order.
     pub fn iter(self) -> impl Iterator<Item = Status> {
         Status::ALL.into_iter().filter(move |&s| self.contains(s))
+    }
+
+    /// The same set, also taking rows whose given solution is not the puzzle's
+    /// (`--only mismatch`), whatever their status.
+    pub fn with_mismatches(self) -> StatusSet {
+        StatusSet(self.0 | MISMATCH_BIT)
+    }
+
+    /// True when a row of `status` whose given solution is `mismatch` is in the set.
+    #[inline]
+    pub fn takes(self, status: Status, mismatch: Option<bool>) -> bool {
+        self.contains(status) || (mismatch == Some(true) && self.0 & MISMATCH_BIT != 0)
     }
 
     fn bit(status: Status) -> u8 {
@@ -276,6 +291,10 @@ pub struct RunReport {
     pub latency_ns: Latency,
     /// Line numbers of the first records that were not `unique` (classify), at most 10.
     pub first_not_unique: Vec<u64>,
+    /// Line numbers of the first records whose given solution is not the puzzle's, at
+    /// most 10.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub first_mismatches: Vec<u64>,
     /// Records on which two engines disagreed (`classify --cross-check` only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub disagree: Option<u64>,

@@ -2,8 +2,8 @@
 //! read back field by field and written as typed columns, a row group at a time.
 //!
 //! The header names the columns. Of the first `typed` (the run's own columns), `line`,
-//! `record`, `givens`, `minimal_givens` and `automorphisms` are unsigned 64-bit integers
-//! and `rating` a double; every other column, and every input field carried after them
+//! `record`, `givens`, `minimal_givens` and `automorphisms` are unsigned 64-bit integers,
+//! `rating` a double and `mismatch` a boolean; every other column, and every input field carried after them
 //! (`--keep-columns`), is UTF-8 text. An empty field is null, as pandas reads the CSV.
 //! Text columns are dictionary-encoded where that is smaller (`status`, `difficulty`),
 //! except the grid columns, and pages are compressed with zstd (level 1).
@@ -16,7 +16,7 @@ use std::sync::Arc;
 
 use csv_core::{ReadRecordResult, Reader};
 use parquet::basic::{Compression, IntType, LogicalType, Repetition, Type as Physical, ZstdLevel};
-use parquet::data_type::{ByteArray, ByteArrayType, DoubleType, Int64Type};
+use parquet::data_type::{BoolType, ByteArray, ByteArrayType, DoubleType, Int64Type};
 use parquet::file::properties::WriterProperties;
 use parquet::file::writer::SerializedFileWriter;
 use parquet::schema::types::ColumnPath;
@@ -49,6 +49,8 @@ const UNSIGNED: &[&str] = &[
 ];
 /// Columns of grids, written without a dictionary.
 const GRIDS: &[&str] = &["puzzle", "solution", "canonical", "minimal"];
+/// Columns typed as booleans, by name.
+const BOOLEAN: &[&str] = &["mismatch"];
 /// Columns typed as doubles, by name.
 const DOUBLE: &[&str] = &["rating", "pearl", "diamond"];
 
@@ -57,6 +59,7 @@ const DOUBLE: &[&str] = &["rating", "pearl", "diamond"];
 enum ColumnKind {
     Unsigned,
     Double,
+    Boolean,
     Text,
 }
 
@@ -68,6 +71,7 @@ struct ColumnValues {
     defs: Vec<i16>,
     numbers: Vec<i64>,
     doubles: Vec<f64>,
+    booleans: Vec<bool>,
     /// Text values back to back, and where each ends.
     text: Vec<u8>,
     ends: Vec<usize>,
@@ -247,6 +251,7 @@ impl<W: Write + Send> ParquetRows<W> {
                 let kind = match name.as_str() {
                     n if i < self.typed && UNSIGNED.contains(&n) => ColumnKind::Unsigned,
                     n if i < self.typed && DOUBLE.contains(&n) => ColumnKind::Double,
+                    n if i < self.typed && BOOLEAN.contains(&n) => ColumnKind::Boolean,
                     _ => ColumnKind::Text,
                 };
                 ColumnValues::new(name, kind)
@@ -307,6 +312,10 @@ impl<W: Write + Send> ParquetRows<W> {
                     out.typed::<DoubleType>()
                         .write_batch(&column.doubles, defs, None)
                 }
+                ColumnKind::Boolean => {
+                    out.typed::<BoolType>()
+                        .write_batch(&column.booleans, defs, None)
+                }
                 ColumnKind::Text => {
                     out.typed::<ByteArrayType>()
                         .write_batch(&column.values, defs, None)
@@ -343,6 +352,7 @@ impl ColumnValues {
             defs: Vec::with_capacity(GROUP_ROWS),
             numbers: Vec::new(),
             doubles: Vec::new(),
+            booleans: Vec::new(),
             text: Vec::new(),
             ends: Vec::new(),
             values: Vec::new(),
@@ -359,6 +369,7 @@ impl ColumnValues {
                 })),
             ),
             ColumnKind::Double => (Physical::DOUBLE, None),
+            ColumnKind::Boolean => (Physical::BOOLEAN, None),
             ColumnKind::Text => (Physical::BYTE_ARRAY, Some(LogicalType::String)),
         };
         Type::primitive_type_builder(&self.name, physical)
@@ -385,6 +396,11 @@ impl ColumnValues {
                 self.doubles
                     .push(text.parse().map_err(|_| "not a decimal number")?);
             }
+            ColumnKind::Boolean => self.booleans.push(match value {
+                b"true" => true,
+                b"false" => false,
+                _ => return Err("not true or false"),
+            }),
             ColumnKind::Text => {
                 std::str::from_utf8(value).map_err(|_| "not UTF-8")?;
                 self.text.extend_from_slice(value);
@@ -410,6 +426,7 @@ impl ColumnValues {
         self.defs.clear();
         self.numbers.clear();
         self.doubles.clear();
+        self.booleans.clear();
         self.text.clear();
         self.ends.clear();
         self.values.clear();

@@ -82,8 +82,10 @@ pub(super) fn row<E: Columns>(
         quote_tail(out, start, sep);
     }
     out.push(sep);
-    if row.mismatch {
-        out.extend_from_slice(b"true");
+    match row.mismatch {
+        Some(true) => out.extend_from_slice(b"true"),
+        Some(false) => out.extend_from_slice(b"false"),
+        None => {}
     }
     for i in 0..E::NAMES.len() {
         out.push(sep);

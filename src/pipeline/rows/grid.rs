@@ -37,7 +37,7 @@ pub(super) fn row<E: Columns>(
         out.extend_from_slice(b": ");
         reason(out);
     }
-    if row.mismatch {
+    if row.mismatch == Some(true) {
         out.extend_from_slice(b", differs from the input's solution");
     }
     for (i, name) in E::NAMES.iter().enumerate() {

@@ -170,8 +170,9 @@ pub struct Row<'a, E> {
     pub status: Status,
     /// Why the record is `invalid`.
     pub reason: Option<Reason>,
-    /// The input's own solution differs from the one found.
-    pub mismatch: bool,
+    /// Whether the input's own solution is not the puzzle's; `None` when the input gave
+    /// none (or there is no puzzle to hold it against).
+    pub mismatch: Option<bool>,
     /// The job's own columns.
     pub extra: &'a E,
     /// The input's own fields, written after ours with `--keep-columns`.
@@ -406,10 +407,11 @@ impl RowWriter {
         }
     }
 
-    /// True when rows of `status` are written; the others are counted as left out.
+    /// True when a row of `status`, whose given solution is `mismatch`, is written; the
+    /// others are counted as left out.
     #[inline]
-    pub fn keeps(&self, status: Status) -> bool {
-        self.only.contains(status)
+    pub fn keeps(&self, status: Status, mismatch: Option<bool>) -> bool {
+        self.only.takes(status, mismatch)
     }
 
     /// True when every row is exactly one line (all formats but printed grids; and not

@@ -73,7 +73,11 @@ pub(super) fn row<E: Columns>(
         out.extend_from_slice(b"null");
     }
     key(out, COLUMNS[5]);
-    out.extend_from_slice(if row.mismatch { b"true" } else { b"false" });
+    out.extend_from_slice(match row.mismatch {
+        Some(true) => b"true",
+        Some(false) => b"false",
+        None => b"null",
+    });
     for (i, name) in E::NAMES.iter().enumerate() {
         key(out, name);
         match row.extra.value(i) {
