@@ -1187,3 +1187,59 @@ fn bash_completion_offers_each_commands_options() {
     let modes = offered(&["sudoku-batch", "bench", "--mode", ""]);
     assert!(modes.iter().any(|o| o == "count"), "{modes:?}");
 }
+
+/// `--no-solution` writes puzzles without their solutions (for printing), in every
+/// format and on `generate` and `show`; `show` gives the ratings `grade` gives.
+#[test]
+fn no_solution_hides_solutions_and_show_rates_as_grade() {
+    let input = common::data("extreme.txt");
+    let input = input.to_str().unwrap();
+    let grids = run(&[
+        "classify",
+        input,
+        "-q",
+        "--output-format",
+        "grid",
+        "--no-solution",
+    ]);
+    assert!(grids.status.success());
+    let text = String::from_utf8(grids.stdout).unwrap();
+    let drawn: Vec<&str> = text.lines().filter(|l| l.contains('|')).collect();
+    assert_eq!(drawn.len(), 100 * 9);
+    assert!(drawn.iter().all(|l| l.len() == 21), "one grid a line");
+    let csv = run(&["classify", input, "-q", "--no-solution"]);
+    let rows = rows(&csv.stdout);
+    assert!(rows
+        .iter()
+        .all(|r| r.solution.is_empty() && r.status == "unique"));
+    let made = run(&[
+        "generate",
+        "--count",
+        "3",
+        "--seed",
+        "2",
+        "-q",
+        "--output-format",
+        "pairs",
+        "--no-solution",
+    ]);
+    let made = String::from_utf8(made.stdout).unwrap();
+    assert_eq!(made.lines().count(), 3);
+    assert!(
+        made.lines().all(|l| l.ends_with(" -") && l.len() == 83),
+        "{made}"
+    );
+    // show: ER as grade writes it, and the puzzle alone.
+    let hard = common::data("hard.txt");
+    let hard = hard.to_str().unwrap();
+    let shown =
+        String::from_utf8(run(&["show", hard, "--line", "4", "--no-solution"]).stdout).unwrap();
+    let graded = String::from_utf8(run(&["grade", hard, "-q"]).stdout).unwrap();
+    let mut reader = csv::Reader::from_reader(graded.as_bytes());
+    let header = reader.headers().unwrap().clone();
+    let at = header.iter().position(|h| h == "rating").unwrap();
+    let first = reader.records().next().unwrap().unwrap();
+    assert_eq!(&first[0], "4");
+    assert!(shown.contains(&format!("ER {}", &first[at])), "{shown}");
+    assert!(shown.lines().skip(1).all(|l| l.len() <= 21), "{shown}");
+}

@@ -70,6 +70,7 @@ pub(super) fn run_generate(args: &GenerateArgs) -> Result<ExitCode, AppError> {
         symbols: generate
             .board_plan()
             .map(|plan| rules.symbols_for(plan.side())),
+        no_solution: args.no_solution,
     };
     output::check_outputs(&[], &named_outputs(&args.out))?;
     let encoding = match args.format {

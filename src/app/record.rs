@@ -80,6 +80,7 @@ pub(super) fn run_job<J: Job>(
             keep_columns: args.keep_columns,
             record_index: args.record_index,
             puzzle_as_read: args.puzzle_as_read,
+            no_solution: args.no_solution,
         },
         output_format: row_format(args.output_format, args.out.output.as_deref()),
         progress: show_progress(&args.out),

@@ -20,6 +20,7 @@ pub(super) fn run_show(args: &cli::ShowArgs) -> Result<ExitCode, AppError> {
         crate::datasets::show::Style {
             color,
             titles: !args.quiet,
+            solution: !args.no_solution,
         },
     )
     .map_err(|source| AppError::Show {

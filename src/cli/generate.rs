@@ -10,6 +10,9 @@ pub struct GenerateArgs {
     /// Puzzles to make.
     #[arg(long, value_name = "N", value_parser = positive)]
     pub count: u64,
+    /// Write the puzzles without their solutions (spoiler-free, for printing).
+    #[arg(long)]
+    pub no_solution: bool,
     /// Random seed: the same options, seed and count give the same output, whatever
     /// the number of threads.
     #[arg(long, default_value_t = 1, value_name = "S")]

@@ -75,6 +75,10 @@ pub struct RunArgs {
     /// the usual `.` for empty cells.
     #[arg(help_heading = "Output", long)]
     pub puzzle_as_read: bool,
+    /// Write no solution (spoiler-free, for printing): the `solution` field empty,
+    /// `grid` output with the puzzle alone, `lines` and `pairs` with `-`.
+    #[arg(help_heading = "Output", long)]
+    pub no_solution: bool,
     /// After the rows, write the JSON report as one line `#sudoku-batch-report {...}`
     /// (for pipes such as Spark's RDD.pipe, where stdout is the only channel back).
     #[arg(help_heading = "Output", long)]

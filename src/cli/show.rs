@@ -20,4 +20,7 @@ pub struct ShowArgs {
     /// Draw the grids only, without each record's line, status and grade above them.
     #[arg(short, long)]
     pub quiet: bool,
+    /// Draw the puzzles alone, without their solutions (spoiler-free, for printing).
+    #[arg(long)]
+    pub no_solution: bool,
 }

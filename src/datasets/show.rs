@@ -18,6 +18,8 @@ pub struct Style {
     pub color: bool,
     /// Write each record's line, status and grade above its drawing.
     pub titles: bool,
+    /// Draw the solution beside the puzzle.
+    pub solution: bool,
 }
 
 /// A record picked for showing: its line and text as read.
@@ -149,7 +151,8 @@ pub fn show(
                 answer
                     .solution
                     .as_ref()
-                    .and_then(crate::values::puzzle::Solution::grid),
+                    .and_then(crate::values::puzzle::Solution::grid)
+                    .filter(|_| style.solution),
                 style,
             ),
             Err(_) => {

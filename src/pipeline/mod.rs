@@ -119,6 +119,8 @@ pub struct Joins {
     pub record_index: bool,
     /// The puzzle written exactly as read (`--puzzle-as-read`).
     pub puzzle_as_read: bool,
+    /// No solution written (`--no-solution`).
+    pub no_solution: bool,
 }
 
 /// Errors that stop a run.
@@ -456,6 +458,7 @@ fn row_writer<J: Job>(options: &RunOptions, layout: &Layout) -> Result<RowWriter
         keep_columns,
         record_index,
         puzzle_as_read,
+        no_solution,
     } = options.joins;
     let mut rows = RowWriter::new(options.output_format, Some(layout)).only(options.only);
     if keep_columns {
@@ -469,6 +472,9 @@ fn row_writer<J: Job>(options: &RunOptions, layout: &Layout) -> Result<RowWriter
     }
     if puzzle_as_read {
         rows = rows.as_read();
+    }
+    if no_solution {
+        rows = rows.without_solutions();
     }
     Ok(rows)
 }
@@ -486,6 +492,8 @@ pub struct MakeOptions {
     pub progress: bool,
     /// The alphabet of made variant boards (`None` for classic 9x9 runs).
     pub symbols: Option<Symbols>,
+    /// Write the puzzles without their solutions (`--no-solution`).
+    pub no_solution: bool,
 }
 
 /// Makes `options.count` records with `generate` on engine `E`, in record order,
@@ -510,7 +518,10 @@ pub fn generate_records<E: Engine>(
             })
         })
         .collect();
-    let rows = RowWriter::new(options.output_format, None);
+    let mut rows = RowWriter::new(options.output_format, None);
+    if options.no_solution {
+        rows = rows.without_solutions();
+    }
     let mut header = Vec::new();
     rows.header::<Generated>(&mut header);
     // Small ranges keep every thread busy and the output flowing; large ones cost less.

@@ -286,6 +286,8 @@ pub struct RowWriter {
     numbered: bool,
     /// `--puzzle-as-read`: the puzzle column holds the text as read.
     as_read: bool,
+    /// `--no-solution`: no solution is written (for printing puzzles).
+    hide_solutions: bool,
 }
 
 /// The names the input's fields are written under with `--keep-columns`: the header's,
@@ -324,6 +326,7 @@ impl RowWriter {
             kept: None,
             numbered: false,
             as_read: false,
+            hide_solutions: false,
         }
     }
 
@@ -349,6 +352,15 @@ impl RowWriter {
     pub fn numbered(self) -> RowWriter {
         RowWriter {
             numbered: true,
+            ..self
+        }
+    }
+
+    /// The same writer, writing no solution: the `solution` field empty, grids and
+    /// lines with the puzzle alone (`--no-solution`).
+    pub fn without_solutions(self) -> RowWriter {
+        RowWriter {
+            hide_solutions: true,
             ..self
         }
     }
@@ -437,6 +449,19 @@ impl RowWriter {
     /// [`RowWriter::numbers_records`]).
     #[inline]
     pub fn row<E: Columns>(&self, row: &Row<'_, E>, out: &mut Vec<u8>) -> usize {
+        if self.hide_solutions && row.solution.is_some() {
+            let hidden = Row {
+                solution: None,
+                line: row.line,
+                puzzle: row.puzzle,
+                status: row.status,
+                reason: row.reason,
+                mismatch: row.mismatch,
+                extra: row.extra,
+                fields: row.fields,
+            };
+            return self.row(&hidden, out);
+        }
         match self.format {
             OutputFormat::Csv | OutputFormat::Tsv => {
                 let sep = self.format.separator();
