@@ -19,6 +19,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 use rayon::prelude::*;
 use slots::{CanonColumns, Extras, Flat, GradeColumns, NoExtras, USES};
+use sudoku_batch::datasets::audit::{audit, AuditOptions};
 use sudoku_batch::datasets::classes::{first_of_each_class, KeyBy};
 use sudoku_batch::engines::explainer::{HintKind, Rater, Rules, SLUGS};
 use sudoku_batch::engines::generate::{Pattern, Spec, Target, MIN_GIVENS};
@@ -26,10 +27,13 @@ use sudoku_batch::engines::grader::{Levels, TECHNIQUE_NAMES};
 use sudoku_batch::engines::Bitboards;
 use sudoku_batch::jobs::{Canon, Classify, Generate, Grade, Job, MadeRecord, Maker, Solve};
 use sudoku_batch::pipeline::batch::run_puzzles_into;
-use sudoku_batch::pipeline::input::{open, Choice, ColumnChoice, HowToOpen};
+use sudoku_batch::pipeline::input::{
+    detect_layout_as, for_each_record_of, open, Choice, ColumnChoice, Format, HowToOpen, Layout,
+};
 use sudoku_batch::pipeline::output::Output;
 use sudoku_batch::pipeline::rows::Reason;
 use sudoku_batch::pipeline::{self, BoardSetup, RunOptions, Worker};
+use sudoku_batch::reports::audit::{sha256_hex, utc_now, InputFacts, COMMIT};
 use sudoku_batch::values::geometry::{Variant, MAX_CELLS};
 use sudoku_batch::values::rules::BoardRules;
 use sudoku_batch::values::search::Budget;
@@ -327,6 +331,95 @@ fn dedupe_cells(
     firsts(py, &rows, by, threads)
 }
 
+/// Puzzle texts as a one-puzzle-per-line input: one line each (a line end inside a
+/// text becomes `?`, so that it stays one record), and how its records are laid out.
+fn as_lines(texts: &[&[u8]]) -> PyResult<(Vec<u8>, Layout)> {
+    let mut joined = Vec::with_capacity(texts.iter().map(|t| t.len() + 1).sum());
+    for text in texts {
+        joined.extend(
+            text.iter()
+                .map(|&b| if b == b'\n' || b == b'\r' { b'?' } else { b }),
+        );
+        joined.push(b'\n');
+    }
+    let choice = Choice {
+        format: Some(Format::Lines),
+        ..Choice::default()
+    };
+    let mut layout =
+        detect_layout_as(&joined, &choice).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    // Every text is a record, blank ones and `#` ones too.
+    layout.every_line = true;
+    Ok((joined, layout))
+}
+
+/// The CLI's `audit` of puzzle texts, against other lists of texts: the report as JSON.
+#[pyfunction]
+#[pyo3(signature = (puzzles, against, grade=false, rating="sukaku", rating_budget=None, threads=None))]
+fn audit_texts(
+    py: Python<'_>,
+    puzzles: &Bound<'_, PyAny>,
+    against: Vec<Bound<'_, PyAny>>,
+    grade: bool,
+    rating: &str,
+    rating_budget: Option<u64>,
+    threads: Option<usize>,
+) -> PyResult<String> {
+    let started = std::time::Instant::now();
+    let rules = Rules::parse(rating).ok_or_else(|| {
+        PyValueError::new_err(format!("rating {rating:?}: use sukaku, bank or se121"))
+    })?;
+    let budget = rating_budget.unwrap_or(Rater::DEFAULT_BUDGET);
+    if budget == 0 {
+        return Err(PyValueError::new_err("rating_budget: at least 1"));
+    }
+    let held = Held::of(puzzles)?;
+    let (data, layout) = as_lines(&held.texts()?)?;
+    let mut others = Vec::with_capacity(against.len());
+    for (i, other) in against.iter().enumerate() {
+        let held = Held::of(other)?;
+        let (data, layout) = as_lines(&held.texts()?)?;
+        others.push((format!("against[{i}]"), data, layout));
+    }
+    let named: Vec<(String, &[u8], Layout)> = others
+        .iter()
+        .map(|(n, d, l)| (n.clone(), &d[..], l.clone()))
+        .collect();
+    let options = AuditOptions {
+        grade: grade.then_some((rules, budget)),
+        ..AuditOptions::default()
+    };
+    let pool = pool(py, threads)?;
+    let mut report = py.allow_threads(|| pool.install(|| audit(&data, &layout, &named, &options)));
+    let p = &mut report.provenance;
+    p.tool = format!("sudoku-batch {} (Python)", env!("CARGO_PKG_VERSION"));
+    p.commit = COMMIT.to_string();
+    p.command_line = vec!["sudoku_batch.audit".to_string()];
+    p.options
+        .insert("classes".into(), "canonical (minlex)".into());
+    if grade {
+        p.rating_rules = Some(format!("rating={rating} (rating budget {budget} steps)"));
+    }
+    let mut facts = |name: &str, data: &[u8], layout: &Layout| {
+        let mut records = 0;
+        for_each_record_of(data, layout, |_| records += 1);
+        p.inputs.push(InputFacts {
+            path: name.to_string(),
+            bytes: data.len() as u64,
+            sha256: sha256_hex(data),
+            layout: "a list of puzzles, one a record".to_string(),
+            records,
+        });
+    };
+    facts("puzzles", &data, &layout);
+    for (name, data, layout) in &others {
+        facts(name, data, layout);
+    }
+    p.made_at = utc_now();
+    p.seconds = started.elapsed().as_secs_f64();
+    serde_json::to_string(&report).map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
 /// Classifies and grades (unique puzzles only) as the CLI's `grade`: per
 /// puzzle, a level code (index into the grader's levels, 255 when not graded), the
 /// rating, EP and ED in tenths (0 when not graded), whether they are lower bounds, the
@@ -581,5 +674,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(generate, m)?)?;
     m.add_function(wrap_pyfunction!(dedupe_texts, m)?)?;
     m.add_function(wrap_pyfunction!(dedupe_cells, m)?)?;
+    m.add_function(wrap_pyfunction!(audit_texts, m)?)?;
     Ok(())
 }

@@ -30,7 +30,8 @@ import numpy as np
 
 from . import _native
 
-__all__ = ["solve", "classify", "grade", "generate", "classify_file", "canonical", "dedupe"]
+__all__ = ["solve", "classify", "grade", "generate", "classify_file", "canonical", "dedupe",
+           "audit"]
 
 __version__ = _native.__version__
 
@@ -179,7 +180,7 @@ def _result(codes, solutions, width, reasons):
 
 def canonical(puzzles, threads=None):
     """Canonical (minlex) forms: the keys of `classify` plus `canonical` (81 ASCII
-    digits, `0` for empty, dtype S81; equivalent puzzles, under relabelling, band, row,
+    characters, `.` for empty as in every grid column, dtype S81; equivalent puzzles, under relabelling, band, row,
     stack and column shuffles and transposition, share one form; empty for malformed
     puzzles) and `automorphisms` (uint64: transforms that map the puzzle to itself; 0
     for malformed puzzles). The same forms as `sudoku-batch canon`."""
@@ -290,3 +291,28 @@ def classify_file(path, threads=None, output=None, size=None, variant=None, symb
     return json.loads(_native.classify_file(os.fspath(path), threads, output, size, variant,
                                             symbols, None if column is None else str(column),
                                             delimiter))
+
+
+def audit(puzzles, against=(), grade=False, rating="sukaku", rating_budget=None,
+          threads=None):
+    """A dataset's health in one pass, as `sudoku-batch audit` gives it, as a dict (its
+    JSON report): `verdict` (`sound`, `problems`), `validity` (counts per status with
+    the first record numbers, counted from 1, invalid reasons grouped, given solutions
+    that are not the puzzle's), `duplicates` (identical and equivalent puzzles, the
+    largest classes), `leakage` (puzzles with an equivalent in each list of `against`),
+    `shape` (histograms; ratings and levels with `grade=True`, by `rating` and
+    `rating_budget` as in `grade`) and `provenance`. `puzzles` and each of `against` are
+    sequences of strings, one puzzle each."""
+    _check_threads(threads)
+    texts = _audit_texts(puzzles)
+    others = [_audit_texts(other) for other in against]
+    return json.loads(_native.audit_texts(texts, others, grade, rating, rating_budget,
+                                          threads))
+
+
+def _audit_texts(puzzles):
+    """Puzzles as a list of str for `audit`: strings, bytes, or an (n, 81) cell array."""
+    if isinstance(puzzles, np.ndarray) and puzzles.ndim == 2:
+        ascii = bool(puzzles.size) and int(puzzles.max()) > 9
+        return [t.decode() for t in _cell_texts(puzzles.astype(np.uint8), ascii)]
+    return [p.decode() if isinstance(p, bytes) else str(p) for p in puzzles]

@@ -4,6 +4,7 @@ import csv
 import io
 import os
 import pathlib
+import json
 import subprocess
 
 import numpy as np
@@ -386,3 +387,24 @@ def test_classify_file_reads_every_input_the_cli_reads(tmp_path, kind):
     assert rows.read_bytes() == cli
     assert report["records"] == report["counts"]["unique"] > 0
     assert report["input"].startswith(str(path))
+
+
+def test_audit_gives_the_clis_numbers():
+    path = ROOT / "data" / "easy-50.txt"
+    puzzles = [line.strip() for line in path.read_text().splitlines() if line.strip()]
+    cli = json.loads(subprocess.run([str(BINARY), "audit", str(path), "-q", "--json", "-"],
+                                    capture_output=True, check=True).stdout)
+    got = sudoku_batch.audit(puzzles)
+    for section in ("validity", "duplicates", "shape"):
+        assert got[section] == cli[section], section
+    assert got["verdict"] == cli["verdict"]
+    assert not got["verdict"]["sound"] and got["duplicates"]["first_identical"] == [[41, 9]]
+    # The same from an (n, 81) array of cell values.
+    cells = np.array([[0 if c in ".0" else int(c) for c in p] for p in puzzles], dtype=np.uint8)
+    assert sudoku_batch.audit(cells)["duplicates"] == got["duplicates"]
+    # Leakage into another list, and ratings with grade=True.
+    leaked = sudoku_batch.audit(puzzles[:10], against=[puzzles[5:7]], grade=True)
+    assert leaked["leakage"][0]["records"] == 2
+    assert [pair[0] for pair in leaked["leakage"][0]["first"]] == [6, 7]
+    assert sum(n for _, n in leaked["shape"]["levels"]) == 10
+    assert leaked["provenance"]["inputs"][0]["records"] == 10

@@ -7,6 +7,8 @@ use std::time::Instant;
 
 use sha2::{Digest, Sha256};
 
+use crate::reports::audit::hex;
+
 use super::config::{given, pool};
 use super::error::{AppError, EXIT_NOT_UNIQUE};
 use super::inputs::{read_dataset, read_input};
@@ -16,7 +18,7 @@ use crate::datasets::audit::{audit, AuditOptions};
 use crate::pipeline::input;
 use crate::pipeline::input::is_stdin;
 use crate::pipeline::output;
-use crate::reports::audit::InputFacts;
+use crate::reports::audit::{sha256_hex, utc_now, InputFacts, COMMIT};
 
 pub(super) fn run_audit(args: &AuditArgs) -> Result<ExitCode, AppError> {
     let started = Instant::now();
@@ -46,7 +48,7 @@ pub(super) fn run_audit(args: &AuditArgs) -> Result<ExitCode, AppError> {
     bytes.check_unchanged(&args.input.input)?;
     let p = &mut report.provenance;
     p.tool = format!("sudoku-batch {}", env!("CARGO_PKG_VERSION"));
-    p.commit = env!("SUDOKU_BATCH_COMMIT").to_string();
+    p.commit = COMMIT.to_string();
     p.command_line = std::env::args().collect();
     let l = &args.input.layout;
     let format = match l.format {
@@ -121,11 +123,10 @@ fn facts(
     layout: &input::Layout,
     records: u64,
 ) -> Result<InputFacts, AppError> {
-    let mut hasher = Sha256::new();
-    let bytes = if is_stdin(path) {
-        hasher.update(read);
-        read.len() as u64
+    let (bytes, sha256) = if is_stdin(path) {
+        (read.len() as u64, sha256_hex(read))
     } else {
+        let mut hasher = Sha256::new();
         let io = |source| input::InputError::Io {
             path: path.to_path_buf(),
             source,
@@ -141,13 +142,8 @@ fn facts(
             hasher.update(&buf[..n]);
             total += n as u64;
         }
-        total
+        (total, hex(&hasher.finalize()))
     };
-    let sha256 = hasher
-        .finalize()
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
     Ok(InputFacts {
         path: path.display().to_string(),
         bytes,
@@ -155,28 +151,4 @@ fn facts(
         layout: layout.describe(),
         records,
     })
-}
-
-/// The time now in UTC, ISO 8601 to the second.
-fn utc_now() -> String {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    let (days, rest) = (secs / 86_400, secs % 86_400);
-    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
-    let z = days as i64 + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
-        rest / 3600,
-        rest % 3600 / 60,
-        rest % 60
-    )
 }

@@ -9,8 +9,12 @@ use std::fmt::Write as _;
 use std::io::{self, Write};
 
 use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
 
 use crate::reports::StatusCounts;
+
+/// The commit the tool was built from (`git describe`; `unknown` outside a checkout).
+pub const COMMIT: &str = env!("SUDOKU_BATCH_COMMIT");
 
 /// Lines listed for each finding (the first ones, in input order).
 pub const FIRST_LINES: usize = 10;
@@ -622,3 +626,37 @@ figure{margin:0;min-width:0}svg.chart{width:100%;height:auto}\
 .tick{font-size:10px;fill:#444}.count{font-size:9px;fill:#222}.label{font-size:11px;fill:#222}\
 .title{font-size:13px;font-weight:600;fill:#111}\
 @media print{.verdict{border-width:2px}.bar{fill:#555}}";
+
+/// SHA-256 of `bytes`, in hex.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    hex(&Sha256::digest(bytes))
+}
+
+/// Bytes in lowercase hex.
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The time now in UTC, ISO 8601 to the second.
+pub fn utc_now() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let (days, rest) = (secs / 86_400, secs % 86_400);
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        rest / 3600,
+        rest % 3600 / 60,
+        rest % 60
+    )
+}
