@@ -9,34 +9,10 @@ import subprocess
 import zlib
 from pathlib import Path
 
-import pytest
-from selenium import webdriver
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(os.environ.get("SUDOKU_BATCH_BIN", ROOT / "target" / "release" / "sudoku-batch"))
-
-
-@pytest.fixture(scope="module")
-def browser():
-    options = Options()
-    options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-    for flag in [
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-dev-shm-usage",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--window-size=900,2000",
-    ]:
-        options.add_argument(flag)
-    service = Service(os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver"))
-    driver = webdriver.Chrome(service=service, options=options)
-    yield driver
-    driver.quit()
 
 
 def png_pixels(png):
@@ -83,6 +59,7 @@ def test_the_audit_page_draws_its_charts(browser, tmp_path):
         [str(BIN), "audit", str(ROOT / "data" / "easy-50.txt"), "--grade", "-q", "-o", str(page)],
         check=True,
     )
+    browser.set_window_size(900, 2000)
     browser.get(page.as_uri())
     verdict = browser.find_element(By.CSS_SELECTOR, "section.verdict")
     assert "Not sound" in verdict.text and "lines 9, 41" in verdict.text
