@@ -283,3 +283,54 @@ fn rating_rules_and_budget_are_options() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// `--min-rating`, `--max-rating` and `--difficulty` write only the graded rows within,
+/// the others counted as left out: the rows are exactly those of the full run that
+/// qualify, in input order.
+#[test]
+fn rating_filters_keep_the_rows_within() {
+    let input = common::data("hard.txt");
+    let input = input.to_str().unwrap();
+    let run = |extra: &[&str]| -> Vec<csv::StringRecord> {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_sudoku-batch"))
+            .args(["grade", input, "-q", "--threads", "2"])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        csv::Reader::from_reader(&out.stdout[..])
+            .records()
+            .map(Result::unwrap)
+            .collect()
+    };
+    let all = run(&[]);
+    let rating = |r: &csv::StringRecord| r[7].parse::<f64>().ok();
+    let want = |keep: &dyn Fn(&csv::StringRecord) -> bool| -> Vec<String> {
+        all.iter()
+            .filter(|r| keep(r))
+            .map(|r| r[0].to_string())
+            .collect()
+    };
+    let lines = |rows: Vec<csv::StringRecord>| -> Vec<String> {
+        rows.iter().map(|r| r[0].to_string()).collect()
+    };
+    let hard = want(&|r| rating(r).is_some_and(|x| x >= 7.5));
+    assert!(!hard.is_empty() && hard.len() < all.len());
+    assert_eq!(lines(run(&["--min-rating", "7.5"])), hard);
+    let band = want(&|r| rating(r).is_some_and(|x| (7.0..=7.2).contains(&x)));
+    assert_eq!(
+        lines(run(&["--min-rating", "7.0", "--max-rating", "7.2"])),
+        band
+    );
+    let extreme = want(&|r| &r[6] == "extreme");
+    assert_eq!(lines(run(&["--difficulty", "extreme"])), extreme);
+    let bad = std::process::Command::new(env!("CARGO_BIN_EXE_sudoku-batch"))
+        .args(["grade", input, "--difficulty", "impossible"])
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+}

@@ -222,7 +222,11 @@ fn only_writes_the_rows_of_the_statuses_named_and_counts_the_rest() {
         (Some(4), Some(3))
     );
     assert_eq!(json["left_out"].as_u64(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("1 left out by --only"));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("1 left out by --only"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     // A status the command never writes is refused.
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_sudoku-batch"))
         .args(["solve", file.to_str().unwrap(), "--only", "unique"])

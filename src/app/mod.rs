@@ -86,21 +86,30 @@ pub fn run(cli: Cli) -> ExitCode {
             match (args.run.engine, args.cross_check) {
                 (_, false) => run_record::<Classify>(&args.run, unique),
                 // The other family checks the one asked for.
-                (EngineArg::Fast, true) => run_job(&CrossCheck::new(), &args.run, unique),
-                (EngineArg::Dlx, true) => {
-                    run_job(&CrossCheck::<Dlx, Bitboards>::default(), &args.run, unique)
-                }
+                (EngineArg::Fast, true) => run_job(&CrossCheck::new(), &args.run, unique, None),
+                (EngineArg::Dlx, true) => run_job(
+                    &CrossCheck::<Dlx, Bitboards>::default(),
+                    &args.run,
+                    unique,
+                    None,
+                ),
             }
         }
         Command::Minimize(args) => run_record::<Minimize>(&args, false),
         Command::Canon(args) => run_record::<Canon>(&args, false),
         Command::Grade(args) => {
             let (rules, budget) = rating(&args.rating);
+            let rated = rating_filter(&args);
             match args.run.engine {
-                EngineArg::Fast => {
-                    run_job(&Grade::<Bitboards>::with(rules, budget), &args.run, false)
+                EngineArg::Fast => run_job(
+                    &Grade::<Bitboards>::with(rules, budget),
+                    &args.run,
+                    false,
+                    rated,
+                ),
+                EngineArg::Dlx => {
+                    run_job(&Grade::<Dlx>::with(rules, budget), &args.run, false, rated)
                 }
-                EngineArg::Dlx => run_job(&Grade::<Dlx>::with(rules, budget), &args.run, false),
             }
         }
         Command::Dedupe(args) => run_dedupe(&args),
@@ -117,6 +126,19 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Serve(_) => unreachable!("handled above"),
     };
     report_error(result)
+}
+
+/// The rows `grade` writes by rating: `--min-rating`, `--max-rating`, `--difficulty`
+/// (`None` when none is given).
+fn rating_filter(args: &crate::cli::GradeArgs) -> Option<crate::pipeline::rows::RatingFilter> {
+    let tenths = |r: f64| (r * 10.0).round().clamp(0.0, f64::from(u16::MAX)) as u16;
+    (args.min_rating.is_some() || args.max_rating.is_some() || args.difficulty.is_some()).then(
+        || crate::pipeline::rows::RatingFilter {
+            min: args.min_rating.map_or(0, tenths),
+            max: args.max_rating.map_or(u16::MAX, tenths),
+            levels: args.difficulty,
+        },
+    )
 }
 
 /// The rules and budget of `--rating` and `--rating-budget`.
@@ -243,6 +265,7 @@ mod tests {
             &CrossCheck::<Bitboards, Faulty>::default(),
             &args.run,
             false,
+            None,
         )
         .unwrap();
         let faulty = (
@@ -250,7 +273,7 @@ mod tests {
             serde_json::from_str(&read(&report)).unwrap(),
             read(&rows),
         );
-        let code = run_job(&CrossCheck::new(), &args.run, false).unwrap();
+        let code = run_job(&CrossCheck::new(), &args.run, false, None).unwrap();
         Planted {
             lines,
             records: text.lines().count() as u64,

@@ -18,6 +18,7 @@ use crate::pipeline::input;
 use crate::pipeline::input::{is_special, is_stdin};
 use crate::pipeline::output;
 use crate::pipeline::output::{Encoding, Output};
+use crate::pipeline::rows::RatingFilter;
 use crate::pipeline::rows::{RowWriter, COLUMNS};
 use crate::pipeline::{Joins, RunOptions, Shard};
 use crate::values::puzzle::Shape;
@@ -54,8 +55,8 @@ pub(super) fn run_record<J: OnEngine>(
     require_unique: bool,
 ) -> Result<ExitCode, AppError> {
     match args.engine {
-        EngineArg::Fast => run_job(&J::With::<Bitboards>::default(), args, require_unique),
-        EngineArg::Dlx => run_job(&J::With::<Dlx>::default(), args, require_unique),
+        EngineArg::Fast => run_job(&J::With::<Bitboards>::default(), args, require_unique, None),
+        EngineArg::Dlx => run_job(&J::With::<Dlx>::default(), args, require_unique, None),
     }
 }
 
@@ -65,6 +66,7 @@ pub(super) fn run_job<J: Job>(
     job: &J,
     args: &RunArgs,
     require_unique: bool,
+    rated: Option<RatingFilter>,
 ) -> Result<ExitCode, AppError> {
     let InputArgs {
         input,
@@ -90,6 +92,7 @@ pub(super) fn run_job<J: Job>(
         pool: None,
         boards: board_rules(&args.boards)?,
         only: only_statuses(job, &args.only)?,
+        rated,
         budget: Budget::guesses(args.budget),
         max_record: args.max_record_bytes,
         cancel: None,

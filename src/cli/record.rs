@@ -3,6 +3,7 @@
 
 use clap::{Args, ValueEnum};
 
+use crate::engines::grader::Levels;
 use crate::values::search::Budget;
 
 use super::{BoardArgs, EngineArg, InputArgs, OutputArgs, OutputFormatArg};
@@ -141,6 +142,17 @@ pub struct GradeArgs {
     /// Rating options (shown first: they are grade's own).
     #[command(flatten)]
     pub rating: RatingArgs,
+    /// Write only the rows rated at least R (ER, e.g. 7.0); the others are counted in
+    /// the summary, not written, and rows without a rating are left out.
+    #[arg(help_heading = "Rating", long, value_name = "R", value_parser = rating_value)]
+    pub min_rating: Option<f64>,
+    /// Write only the rows rated at most R (ER).
+    #[arg(help_heading = "Rating", long, value_name = "R", value_parser = rating_value)]
+    pub max_rating: Option<f64>,
+    /// Write only the rows of these levels: easy, medium, hard, expert, extreme.
+    #[arg(help_heading = "Rating", long, value_name = "LEVEL[,LEVEL]",
+          value_parser = levels_value)]
+    pub difficulty: Option<Levels>,
     /// Shared options.
     #[command(flatten)]
     pub run: RunArgs,
@@ -179,4 +191,20 @@ fn parse_shard(text: &str) -> Result<(u32, u32), String> {
         return Err(format!("{text}: need 1 <= I <= N"));
     }
     Ok((i, n))
+}
+
+/// A rating on Sukaku Explainer's scale (0 to 20, one decimal).
+fn rating_value(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(r) if (0.0..=20.0).contains(&r) => Ok(r),
+        _ => Err(format!(
+            "{text:?}: expected a rating from 0 to 20, e.g. 7.2"
+        )),
+    }
+}
+
+/// Levels by name, comma-separated.
+fn levels_value(text: &str) -> Result<Levels, String> {
+    Levels::parse(text)
+        .ok_or_else(|| format!("{text:?}: expected easy, medium, hard, expert or extreme"))
 }

@@ -121,6 +121,15 @@ impl Columns for Graded {
         }
     }
 
+    fn rated(&self) -> Option<(u16, Level)> {
+        let rating = match (&self.se, &self.grade) {
+            (Some(se), _) => se.er,
+            (None, Some(g)) => g.rating,
+            (None, None) => return None,
+        };
+        Some((rating, self.level()?))
+    }
+
     fn count(&self, breakdown: &mut Breakdown) {
         if let Some(level) = self.level() {
             breakdown.levels[level as usize] += 1;

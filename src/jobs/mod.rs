@@ -85,6 +85,12 @@ pub trait Columns: Copy + Send + Default {
     fn cross_check(&self) -> Option<bool> {
         None
     }
+
+    /// For a graded record: its rating in tenths (the `rating` column) and its level;
+    /// `None` otherwise.
+    fn rated(&self) -> Option<(u16, crate::values::level::Level)> {
+        None
+    }
 }
 
 /// No columns of its own.

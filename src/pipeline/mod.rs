@@ -76,6 +76,9 @@ pub struct RunOptions {
     pub boards: BoardRules,
     /// Statuses whose rows are written (`--only`); the others are counted, not written.
     pub only: StatusSet,
+    /// Graded rows written (`--min-rating`, `--max-rating`, `--difficulty`); the others
+    /// are counted, not written.
+    pub rated: Option<crate::pipeline::rows::RatingFilter>,
     /// Branches each record may take before it is `undecided` (`--budget`).
     pub budget: Budget,
     /// Longest record in bytes (`--max-record-bytes`); a longer one is one `invalid`
@@ -102,6 +105,7 @@ impl RunOptions {
             pool: None,
             boards: BoardRules::default(),
             only: StatusSet::ALL,
+            rated: None,
             budget: Budget::DEFAULT,
             max_record: crate::pipeline::input::DEFAULT_MAX_RECORD,
             cancel: None,
@@ -475,6 +479,9 @@ fn row_writer<J: Job>(options: &RunOptions, layout: &Layout) -> Result<RowWriter
     }
     if no_solution {
         rows = rows.without_solutions();
+    }
+    if let Some(filter) = options.rated {
+        rows = rows.rated(filter);
     }
     Ok(rows)
 }

@@ -442,7 +442,7 @@ pub fn process_chunk<J: Job>(
         };
         tally.add(record.line, answer.status, mismatch, uniqueness);
         tally.count_extra(record.line, &answer.extra);
-        if !rows.keeps(answer.status, mismatch) {
+        if !rows.keeps(answer.status, mismatch) || !rows.keeps_rated(answer.extra.rated()) {
             tally.left_out += 1;
             return;
         }

@@ -272,7 +272,7 @@ pub struct RunReport {
     /// Rows written to the output (equals `records` less `left_out` on every successful
     /// run).
     pub rows_written: u64,
-    /// Records whose rows `--only` left out.
+    /// Records whose rows `--only` or a rating filter left out.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub left_out: u64,
     /// Records per status.
@@ -432,7 +432,7 @@ impl RunReport {
             self.records,
             self.rows_written,
             if self.left_out > 0 {
-                format!(" ({} left out by --only)", self.left_out)
+                format!(" ({} left out by --only or a rating filter)", self.left_out)
             } else {
                 String::new()
             },

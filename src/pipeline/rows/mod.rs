@@ -288,6 +288,31 @@ pub struct RowWriter {
     as_read: bool,
     /// `--no-solution`: no solution is written (for printing puzzles).
     hide_solutions: bool,
+    /// `--min-rating`, `--max-rating`, `--difficulty`: rows of graded records within.
+    rated: Option<RatingFilter>,
+}
+
+/// Which graded rows are written: a rating from `min` to `max` (tenths, both kept) and,
+/// when given, a level among `levels`. Rows without a rating are left out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RatingFilter {
+    /// The least rating kept, in tenths.
+    pub min: u16,
+    /// The greatest rating kept, in tenths.
+    pub max: u16,
+    /// The levels kept (`None`: every level).
+    pub levels: Option<crate::engines::grader::Levels>,
+}
+
+impl RatingFilter {
+    /// True when a row rated `rated` (tenths and level) is kept.
+    #[inline]
+    pub fn keeps(&self, rated: Option<(u16, crate::values::level::Level)>) -> bool {
+        rated.is_some_and(|(tenths, level)| {
+            (self.min..=self.max).contains(&tenths)
+                && self.levels.is_none_or(|levels| levels.contains(level))
+        })
+    }
 }
 
 /// The names the input's fields are written under with `--keep-columns`: the header's,
@@ -327,6 +352,7 @@ impl RowWriter {
             numbered: false,
             as_read: false,
             hide_solutions: false,
+            rated: None,
         }
     }
 
@@ -354,6 +380,20 @@ impl RowWriter {
             numbered: true,
             ..self
         }
+    }
+
+    /// The same writer, writing only the rows of graded records that `filter` keeps.
+    pub fn rated(self, filter: RatingFilter) -> RowWriter {
+        RowWriter {
+            rated: Some(filter),
+            ..self
+        }
+    }
+
+    /// True when a row rated `rated` is written (always, without a rating filter).
+    #[inline]
+    pub fn keeps_rated(&self, rated: Option<(u16, crate::values::level::Level)>) -> bool {
+        self.rated.is_none_or(|f| f.keeps(rated))
     }
 
     /// The same writer, writing no solution: the `solution` field empty, grids and
