@@ -410,7 +410,7 @@ where
         .headers
         .get(header::ACCEPT)
         .and_then(|a| a.to_str().ok())
-        .is_some_and(|a| a.contains("ndjson"));
+        .is_some_and(wants_ndjson);
     let mut options = RunOptions::new(1);
     options.boards = BoardRules::parse(q.size, q.variant.as_deref(), q.symbols.as_deref())
         .map_err(|e| ApiError::BadQuery(e.to_string()))?;
@@ -701,4 +701,41 @@ pub(super) async fn not_found() -> (StatusCode, axum::Json<serde_json::Value>) {
         StatusCode::NOT_FOUND,
         axum::Json(serde_json::json!({ "error": "no such endpoint" })),
     )
+}
+
+/// True when an `Accept` header prefers NDJSON rows to CSV: an NDJSON media range
+/// (`application/x-ndjson`, `application/ndjson`) with a quality above 0 and at least
+/// that of any CSV range (`q=0` means "not this one", RFC 9110).
+fn wants_ndjson(accept: &str) -> bool {
+    let (mut ndjson, mut csv) = (0.0f32, 0.0f32);
+    for range in accept.split(',') {
+        let mut parts = range.split(';');
+        let media = parts.next().unwrap_or("").trim().to_ascii_lowercase();
+        let quality = parts
+            .filter_map(|p| p.trim().strip_prefix("q="))
+            .find_map(|q| q.trim().parse::<f32>().ok())
+            .unwrap_or(1.0);
+        if media.ends_with("/x-ndjson") || media.ends_with("/ndjson") {
+            ndjson = ndjson.max(quality);
+        } else if media == "text/csv" {
+            csv = csv.max(quality);
+        }
+    }
+    ndjson > 0.0 && ndjson >= csv
+}
+
+#[cfg(test)]
+mod tests {
+    use super::wants_ndjson;
+
+    #[test]
+    fn accept_qualities_are_read() {
+        assert!(wants_ndjson("application/x-ndjson"));
+        assert!(wants_ndjson("text/csv;q=0.5, application/x-ndjson"));
+        assert!(!wants_ndjson("application/x-ndjson;q=0"));
+        assert!(!wants_ndjson("application/x-ndjson; q=0.0, text/csv"));
+        assert!(!wants_ndjson("text/csv, application/x-ndjson;q=0.4"));
+        assert!(!wants_ndjson("*/*"));
+        assert!(!wants_ndjson("text/csv"));
+    }
 }
