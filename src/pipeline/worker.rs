@@ -442,7 +442,7 @@ pub fn process_chunk<J: Job>(
         };
         tally.add(record.line, answer.status, mismatch, uniqueness);
         tally.count_extra(record.line, &answer.extra);
-        if !rows.keeps(answer.status, mismatch) || !rows.keeps_rated(answer.extra.rated()) {
+        if !rows.keeps(answer.status, mismatch, answer.extra.rated()) {
             tally.left_out += 1;
             return;
         }
@@ -510,7 +510,7 @@ pub fn too_long_row<J: Job>(
     let record = too_long_record(echo, line, length, setup.layout.max_record);
     let reason = record.puzzle.err().map(Reason::Record);
     tally.add(line, Status::Invalid, None, setup.job.checks_uniqueness());
-    if !setup.rows.keeps(Status::Invalid, None) {
+    if !setup.rows.keeps(Status::Invalid, None, None) {
         tally.left_out += 1;
         return;
     }

@@ -95,42 +95,44 @@ pub(super) async fn prometheus(State(state): Shared) -> impl IntoResponse {
 
 /// `POST /v1/solve`.
 pub(super) async fn solve(State(s): Shared, permit: Permit, req: Request) -> Response {
-    records(s, permit, req, Solve::new(), |l| &l.solve).await
+    records(s, permit, req, Solve::new(), |l| &l.solve, QUICK_BODY).await
 }
 
 /// `POST /v1/classify`.
 pub(super) async fn classify(State(s): Shared, permit: Permit, req: Request) -> Response {
-    records(s, permit, req, Classify::new(), |l| &l.classify).await
+    records(s, permit, req, Classify::new(), |l| &l.classify, QUICK_BODY).await
 }
 
 /// `POST /v1/grade`.
 pub(super) async fn grade(State(s): Shared, permit: Permit, req: Request) -> Response {
-    records(s, permit, req, Grade::new(), |l| &l.grade).await
+    records(s, permit, req, Grade::new(), |l| &l.grade, QUICK_BODY / 10).await
 }
 
 /// `POST /v1/canon`: classify's fields plus `canonical` and `automorphisms`.
 pub(super) async fn canon(State(s): Shared, permit: Permit, req: Request) -> Response {
-    records(s, permit, req, Canon::new(), |l| &l.canon).await
+    records(s, permit, req, Canon::new(), |l| &l.canon, QUICK_BODY).await
 }
 
 /// The workers a job keeps in a lane, one per pool thread.
 type WorkersOf<J> = fn(&Lane) -> &[Mutex<Worker<J>>];
 
 /// The largest JSON body taken by the quick lane: a few puzzles (about 100 bytes each
-/// sent as a list; `grade` gets a tenth of it, as one rating may take milliseconds).
+/// sent as a list; `grade` passes a tenth of it, as one rating may take milliseconds).
 const QUICK_BODY: usize = 2048;
 
 /// The most puzzles `generate` makes on the quick lane.
 const QUICK_GENERATE: u64 = 1;
 
-/// A record endpoint: JSON puzzles in, JSON results out; or a dataset streamed through
-/// the pipeline, rows streamed back.
+/// A record endpoint: JSON puzzles in, JSON results out (a body of at most `quick`
+/// bytes on the quick lane); or a dataset streamed through the pipeline, rows streamed
+/// back.
 async fn records<J>(
     state: Arc<AppState>,
     permit: Permit,
     req: Request,
     job: J,
     workers: WorkersOf<J>,
+    quick: usize,
 ) -> Response
 where
     J: Job + Send + 'static,
@@ -138,7 +140,7 @@ where
     let (parts, body) = req.into_parts();
     let answer = match body_kind(&parts.headers) {
         Err(e) => Err(e),
-        Ok(BodyKind::Json) => json_records(&state, permit, body, job, workers).await,
+        Ok(BodyKind::Json) => json_records(&state, permit, body, job, workers, quick).await,
         Ok(BodyKind::Dataset) => dataset(&state, permit, &parts, body, job).await,
     };
     answer.unwrap_or_else(IntoResponse::into_response)
@@ -267,16 +269,12 @@ async fn json_records<J>(
     body: Body,
     job: J,
     workers: WorkersOf<J>,
+    quick: usize,
 ) -> Result<Response, ApiError>
 where
     J: Job + Send + 'static,
 {
     let bytes = read_body(state, body, state.max_json).await?;
-    let quick = if <J::Extra as crate::jobs::Columns>::NAMES.contains(&"rating") {
-        QUICK_BODY / 10
-    } else {
-        QUICK_BODY
-    };
     let which = if bytes.len() <= quick {
         Which::Quick
     } else {

@@ -158,15 +158,12 @@ impl<W: Write> Write for TableRows<W> {
         }
         let mut rest = buf;
         while let Some(end) = rest.iter().position(|&b| b == b'\n') {
-            if self.pending.is_empty() {
-                self.line(&rest[..end])?;
-            } else {
-                self.pending.extend_from_slice(&rest[..end]);
-                let line = std::mem::take(&mut self.pending);
-                self.line(&line)?;
-                self.pending = line;
-                self.pending.clear();
-            }
+            // A line begun in an earlier write is finished in the buffer kept for it.
+            let mut line = std::mem::take(&mut self.pending);
+            line.extend_from_slice(&rest[..end]);
+            self.line(&line)?;
+            line.clear();
+            self.pending = line;
             rest = &rest[end + 1..];
         }
         self.pending.extend_from_slice(rest);

@@ -390,12 +390,6 @@ impl RowWriter {
         }
     }
 
-    /// True when a row rated `rated` is written (always, without a rating filter).
-    #[inline]
-    pub fn keeps_rated(&self, rated: Option<(u16, crate::values::level::Level)>) -> bool {
-        self.rated.is_none_or(|f| f.keeps(rated))
-    }
-
     /// The same writer, writing no solution: the `solution` field empty, grids and
     /// lines with the puzzle alone (`--no-solution`).
     pub fn without_solutions(self) -> RowWriter {
@@ -459,11 +453,17 @@ impl RowWriter {
         }
     }
 
-    /// True when a row of `status`, whose given solution is `mismatch`, is written; the
-    /// others are counted as left out.
+    /// True when a row of `status`, whose given solution is `mismatch` and whose grade
+    /// is `rated`, is written (`--only`, then the rating filter); the others are counted
+    /// as left out.
     #[inline]
-    pub fn keeps(&self, status: Status, mismatch: Option<bool>) -> bool {
-        self.only.takes(status, mismatch)
+    pub fn keeps(
+        &self,
+        status: Status,
+        mismatch: Option<bool>,
+        rated: Option<(u16, crate::values::level::Level)>,
+    ) -> bool {
+        self.only.takes(status, mismatch) && self.rated.is_none_or(|f| f.keeps(rated))
     }
 
     /// True when every row is exactly one line (all formats but printed grids; and not
