@@ -1243,3 +1243,39 @@ fn no_solution_hides_solutions_and_show_rates_as_grade() {
     assert!(shown.contains(&format!("ER {}", &first[at])), "{shown}");
     assert!(shown.lines().skip(1).all(|l| l.len() <= 21), "{shown}");
 }
+
+/// Settings are checked by the library's one settings check before anything is read:
+/// the words the server and Python give, the flag named as written.
+#[test]
+fn settings_are_refused_in_the_libraries_words() {
+    for (args, expected) in [
+        (
+            &["classify", "--delimiter", "ab", "data/minimal.txt"][..],
+            "--delimiter \"ab\": give one character, or `tab`",
+        ),
+        (
+            &["dedupe", "--delimiter", "9", "data/minimal.txt"][..],
+            "--delimiter \"9\" cannot separate fields",
+        ),
+        (
+            &[
+                "classify",
+                "--size",
+                "16",
+                "--symbols",
+                "123456789",
+                "data/minimal.txt",
+            ][..],
+            "--symbols has 9 symbols but --size is 16",
+        ),
+    ] {
+        let out = run(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(
+            stderr(&out).contains(expected),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+}

@@ -439,6 +439,15 @@ fn dataset_bodies_take_variant_boards() {
         ("/v1/classify?size=12", "size 12"),
         ("/v1/classify?size=16&variant=windoku", "windoku"),
         ("/v1/classify?size=4&symbols=123", "symbols"),
+        // Checked by the library's one settings check: the command line's words.
+        (
+            "/v1/classify?delimiter=ab",
+            "delimiter \"ab\": give one character, or `tab`",
+        ),
+        (
+            "/v1/classify?format=xlsx",
+            "format \"xlsx\": expected auto, lines, csv, blocks",
+        ),
     ] {
         let bad = post(&server.url(query), "text/plain", "1234\n");
         assert_eq!(bad.status, 400, "{query}: {}", bad.body);

@@ -28,34 +28,33 @@ use sudoku_batch::engines::Bitboards;
 use sudoku_batch::jobs::{Canon, Classify, Generate, Grade, Job, MadeRecord, Maker, Solve};
 use sudoku_batch::pipeline::batch::run_puzzles_into;
 use sudoku_batch::pipeline::input::{
-    detect_layout_as, for_each_record_of, open, Choice, ColumnChoice, Format, HowToOpen, Layout,
+    detect_layout_as, for_each_record_of, open, Choice, Format, HowToOpen, Layout,
 };
 use sudoku_batch::pipeline::output::Output;
 use sudoku_batch::pipeline::rows::Reason;
-use sudoku_batch::pipeline::{self, BoardSetup, RunOptions, Worker};
+use sudoku_batch::pipeline::settings::{Asked, SettingsError};
+use sudoku_batch::pipeline::{self, BoardSetup, Worker};
 use sudoku_batch::reports::audit::{sha256_hex, utc_now, InputFacts, COMMIT};
 use sudoku_batch::values::geometry::{Variant, MAX_CELLS};
-use sudoku_batch::values::rules::BoardRules;
 use sudoku_batch::values::search::Budget;
 use texts::Held;
 
 /// Records run between two checks for Ctrl-C.
 const SLICE: usize = 1 << 16;
 
-/// Most worker threads, as the command line's `--threads` takes.
-const MAX_THREADS: usize = 1024;
-
-/// `threads` checked as the command line checks `--threads` (1 to 1024; all cores by
-/// default).
+/// `threads` checked by the library's one settings check, as the command line's
+/// `--threads` is (1 to 1024; all cores by default).
 fn thread_count(threads: Option<usize>) -> PyResult<usize> {
-    let threads =
-        threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    if !(1..=MAX_THREADS).contains(&threads) {
-        return Err(PyValueError::new_err(format!(
-            "threads must be 1 to {MAX_THREADS}, not {threads}"
-        )));
-    }
-    Ok(threads)
+    let asked = Asked {
+        threads,
+        ..Asked::default()
+    };
+    asked.threads().map_err(value_error)
+}
+
+/// A refused setting as Python's `ValueError`.
+fn value_error(e: SettingsError) -> PyErr {
+    PyValueError::new_err(e.to_string())
 }
 
 /// A rayon pool of `threads` workers (all cores by default), started without the GIL.
@@ -89,9 +88,13 @@ fn board_setup(
     variant: Option<&str>,
     symbols: Option<&str>,
 ) -> PyResult<BoardSetup> {
-    BoardRules::parse(size, variant, symbols)
-        .map(BoardSetup::new)
-        .map_err(|e| PyValueError::new_err(e.to_string()))
+    let asked = Asked {
+        size,
+        variant,
+        symbols,
+        ..Asked::default()
+    };
+    asked.boards().map(BoardSetup::new).map_err(value_error)
 }
 
 /// The bytes a solution takes among `puzzles`: 81, or the cells of the largest variant
@@ -620,38 +623,29 @@ fn classify_file(
     column: Option<&str>,
     delimiter: Option<&str>,
 ) -> PyResult<String> {
-    let rules = BoardRules::parse(size, variant, symbols)
-        .map_err(|e| PyValueError::new_err(e.to_string()))?;
-    let column = match column {
-        None => ColumnChoice::Auto,
-        Some(text) => match text.parse::<usize>() {
-            Ok(index) => ColumnChoice::Index(index),
-            Err(_) => ColumnChoice::Name(text.to_string()),
-        },
+    // The keywords checked by the library's one settings check, as the command line's
+    // flags are.
+    let asked = Asked {
+        threads,
+        column,
+        delimiter,
+        size,
+        variant,
+        symbols,
+        format: None,
     };
-    let delimiter = delimiter
-        .map(sudoku_batch::pipeline::input::parse_delimiter)
-        .transpose()
-        .map_err(|e| PyValueError::new_err(format!("delimiter {e}")))?;
-    let threads = thread_count(threads)?;
+    let options = asked.settings().map_err(value_error)?;
     let path = Path::new(path).to_path_buf();
     let output = output.unwrap_or("/dev/null").to_string();
     py.allow_threads(move || {
         // Any input the command line reads: plain, compressed, NumPy, Parquet.
         let how = HowToOpen {
-            column: Some(&column),
+            column: Some(&options.input.column),
             ..HowToOpen::default()
         };
         let opened = open(&path, &how).map_err(|e| PyOSError::new_err(e.to_string()))?;
         let mut out = Output::open(Some(Path::new(&output)))
             .map_err(|e| PyOSError::new_err(e.to_string()))?;
-        let mut options = RunOptions::new(threads);
-        options.input = Choice {
-            format: None,
-            column: column.clone(),
-            delimiter,
-        };
-        options.boards = rules;
         let (mut report, _) = pipeline::run(&Classify::new(), &path, opened, &options, &mut out)
             .map_err(|e| PyOSError::new_err(e.to_string()))?;
         // The wall time runs to the output committed, as the command line's does.

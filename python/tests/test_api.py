@@ -134,8 +134,11 @@ def test_classify_file_takes_column_and_delimiter(tmp_path):
     assert report["counts"]["unique"] == 100 and '"solution"' in report["layout"]
     report = sudoku_batch.classify_file(tsv, column=2)
     assert '"solution" (column 2)' in report["layout"]
-    with pytest.raises(ValueError, match="delimiter"):
+    # The library's one settings check: the command line's and the server's words.
+    with pytest.raises(ValueError, match='^delimiter "ab": give one character, or `tab`$'):
         sudoku_batch.classify_file(tsv, delimiter="ab")
+    with pytest.raises(ValueError, match="^threads must be 1 to 1024, not 0$"):
+        sudoku_batch.classify_file(tsv, threads=0)
 
 
 def test_version_is_the_package_version():

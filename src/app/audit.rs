@@ -13,7 +13,7 @@ use super::config::{given, pool};
 use super::error::{AppError, EXIT_NOT_UNIQUE};
 use super::inputs::{read_dataset, read_input};
 use super::outputs::{write_json_report, written_error};
-use crate::cli::{AuditArgs, FormatArg};
+use crate::cli::AuditArgs;
 use crate::datasets::audit::{audit, AuditOptions};
 use crate::pipeline::input;
 use crate::pipeline::input::is_stdin;
@@ -51,19 +51,12 @@ pub(super) fn run_audit(args: &AuditArgs) -> Result<ExitCode, AppError> {
     p.commit = COMMIT.to_string();
     p.command_line = std::env::args().collect();
     let l = &args.input.layout;
-    let format = match l.format {
-        FormatArg::Auto => "auto",
-        FormatArg::Lines => "lines",
-        FormatArg::Csv => "csv",
-        FormatArg::Blocks => "blocks",
-    };
-    p.options.insert("format".into(), format.into());
+    p.options.insert("format".into(), l.format.name().into());
     if let Some(column) = &l.column {
         p.options.insert("column".into(), column.clone());
     }
-    if let Some(d) = l.delimiter {
-        p.options
-            .insert("delimiter".into(), format!("{:?}", d as char));
+    if let Some(d) = &l.delimiter {
+        p.options.insert("delimiter".into(), d.clone());
     }
     p.options
         .insert("classes".into(), "canonical (minlex)".into());

@@ -3,60 +3,47 @@
 
 use super::error::{AppError, Usage};
 use crate::cli;
-use crate::cli::{FormatArg, LayoutArgs, OutputArgs, OutputFormatArg, VariantArg};
+use crate::cli::{LayoutArgs, OutputArgs, OutputFormatArg};
 use crate::jobs::Job;
-use crate::pipeline::input::{Choice, ColumnChoice, Format};
+use crate::pipeline::input::Choice;
 use crate::pipeline::output::name::Named;
 use crate::pipeline::output::Encoding;
 use crate::pipeline::rows::OutputFormat;
+use crate::pipeline::settings::Asked;
 use crate::reports::StatusSet;
-use crate::values::geometry::Variant;
 use crate::values::rules::BoardRules;
 use crate::values::status::Status;
 use std::io::IsTerminal;
 use std::path::Path;
 
+/// The flags as written, for the library's one check of a run's settings
+/// ([`Asked`]), as a query string's parameters and Python's keywords are.
+pub(super) fn asked<'a>(
+    layout: Option<&'a LayoutArgs>,
+    boards: Option<&'a cli::BoardArgs>,
+    threads: Option<u16>,
+) -> Asked<'a> {
+    Asked {
+        threads: threads.map(usize::from),
+        format: layout.map(|l| l.format.name()),
+        column: layout.and_then(|l| l.column.as_deref()),
+        delimiter: layout.and_then(|l| l.delimiter.as_deref()),
+        size: boards
+            .and_then(|b| b.size.as_deref())
+            .and_then(|s| s.parse().ok()),
+        variant: boards.map(|b| b.variant.name()),
+        symbols: boards.and_then(|b| b.symbols.as_deref()),
+    }
+}
+
 /// The board rules of `--size`, `--variant` and `--symbols`, checked.
 pub(super) fn board_rules(args: &cli::BoardArgs) -> Result<BoardRules, AppError> {
-    let variant = match args.variant {
-        VariantArg::Classic => Variant::Classic,
-        VariantArg::Diagonal => Variant::Diagonal,
-        VariantArg::Windoku => Variant::Windoku,
-    };
-    BoardRules::parse(
-        args.size.as_deref().and_then(|s| s.parse().ok()),
-        Some(variant.name()),
-        args.symbols.as_deref(),
-    )
-    .map_err(AppError::Rules)
+    Ok(asked(None, Some(args), None).boards()?)
 }
 
-/// What the user said of an input's layout, as the library takes it.
-pub(super) fn layout_choice(args: &LayoutArgs) -> Choice {
-    Choice {
-        format: format_choice(args.format),
-        column: column_choice(&args.column),
-        delimiter: args.delimiter,
-    }
-}
-
-fn format_choice(f: FormatArg) -> Option<Format> {
-    match f {
-        FormatArg::Auto => None,
-        FormatArg::Lines => Some(Format::Lines),
-        FormatArg::Csv => Some(Format::Csv),
-        FormatArg::Blocks => Some(Format::Blocks),
-    }
-}
-
-fn column_choice(c: &Option<String>) -> ColumnChoice {
-    match c {
-        None => ColumnChoice::Auto,
-        Some(s) => match s.parse::<usize>() {
-            Ok(i) => ColumnChoice::Index(i),
-            Err(_) => ColumnChoice::Name(s.clone()),
-        },
-    }
+/// What the user said of an input's layout, checked, as the library takes it.
+pub(super) fn layout_choice(args: &LayoutArgs) -> Result<Choice, AppError> {
+    Ok(asked(Some(args), None, None).input()?)
 }
 
 pub(super) fn default_threads() -> usize {
@@ -207,7 +194,7 @@ pub(super) fn key_by(by: cli::ByArg) -> crate::datasets::classes::KeyBy {
 /// A rayon pool of `threads` (default: all cores).
 pub(super) fn pool(threads: Option<u16>) -> Result<rayon::ThreadPool, AppError> {
     rayon::ThreadPoolBuilder::new()
-        .num_threads(threads.map_or_else(default_threads, usize::from))
+        .num_threads(asked(None, None, threads).threads()?)
         .build()
         .map_err(|source| AppError::Threads {
             count: None,

@@ -130,7 +130,7 @@ pub(super) fn run_overlap(args: &cli::OverlapArgs) -> Result<ExitCode, AppError>
     check_copy_output(args.output.as_deref())?;
     let train = read_input(&args.train, false, None)?;
     let test = read_input(&args.test, false, None)?;
-    let choice = layout_choice(&args.layout);
+    let choice = layout_choice(&args.layout)?;
     let train_layout = input::detect_layout_as(train.bytes(), &choice)?;
     let test_layout = input::detect_layout_as(test.bytes(), &choice)?;
     let mut out = Output::open(args.output.as_deref())?;

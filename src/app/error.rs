@@ -4,6 +4,7 @@ use crate::engines::generate::MIN_GIVENS;
 use crate::pipeline::input;
 use crate::pipeline::input::InputError;
 use crate::pipeline::output::OutputError;
+use crate::pipeline::settings::SettingsError;
 use crate::pipeline::RunError;
 use crate::serve::ServeError;
 use crate::values::rules::RulesError;
@@ -32,6 +33,8 @@ pub enum AppError {
     Usage(Usage),
     /// Board rules that do not exist (`--size`, `--variant`, `--symbols`).
     Rules(RulesError),
+    /// A setting the library refused (`--delimiter`, ...).
+    Settings(SettingsError),
     /// A board geometry `generate` cannot make.
     Geometry(crate::values::geometry::GeometryError),
     /// An input with no valid puzzle for the command to work on.
@@ -220,6 +223,7 @@ impl std::fmt::Display for AppError {
                 write!(f, "--symbols has {symbols} symbols but --size is {size}")
             }
             AppError::Rules(e) => e.fmt(f),
+            AppError::Settings(e) => write!(f, "--{e}"),
             AppError::Geometry(e) => e.fmt(f),
             AppError::NoPuzzles {
                 path,
@@ -275,6 +279,15 @@ impl std::fmt::Display for AppError {
 }
 
 impl std::error::Error for AppError {}
+
+impl From<SettingsError> for AppError {
+    fn from(e: SettingsError) -> Self {
+        match e {
+            SettingsError::Rules(e) => AppError::Rules(e),
+            e => AppError::Settings(e),
+        }
+    }
+}
 
 impl From<RunError> for AppError {
     fn from(e: RunError) -> Self {

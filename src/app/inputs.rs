@@ -36,7 +36,7 @@ pub(super) fn load_puzzles(
 ) -> Result<crate::datasets::bench::Loaded, AppError> {
     // Records are loaded once and reused: a stream is read whole, as a file is mapped.
     let bytes = read_input(path, false, None)?;
-    let layout = input::detect_layout_as(bytes.bytes(), &layout_choice(layout))?;
+    let layout = input::detect_layout_as(bytes.bytes(), &layout_choice(layout)?)?;
     let loaded = crate::datasets::bench::load(bytes.bytes(), &layout, rules);
     bytes.check_unchanged(path)?;
     Ok(loaded)
@@ -78,6 +78,6 @@ pub(super) fn read_dataset(
     args: &InputArgs,
 ) -> Result<(input::InputBytes, input::Layout), AppError> {
     let bytes = read_input(&args.input, args.no_mmap, args.member.as_deref())?;
-    let layout = input::detect_layout_as(bytes.bytes(), &layout_choice(&args.layout))?;
+    let layout = input::detect_layout_as(bytes.bytes(), &layout_choice(&args.layout)?)?;
     Ok((bytes, layout))
 }

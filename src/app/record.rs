@@ -1,10 +1,7 @@
 //! The record commands (`solve`, `classify`, `grade`, `minimize`, `canon`): one job per
 //! record through the pipeline.
 
-use super::config::{
-    board_rules, default_threads, encoding, layout_choice, named_outputs, only_statuses,
-    row_format, show_progress,
-};
+use super::config::{asked, encoding, named_outputs, only_statuses, row_format, show_progress};
 use super::error::{AppError, Usage, EXIT_DISAGREE, EXIT_NOT_UNIQUE};
 use super::inputs::open_input;
 use super::merge::REPORT_LINE;
@@ -75,9 +72,8 @@ pub(super) fn run_job<J: Job>(
         no_mmap,
         member,
     } = &args.input;
+    let settings = asked(Some(layout), Some(&args.boards), *threads).settings()?;
     let options = RunOptions {
-        threads: threads.map_or_else(default_threads, usize::from),
-        input: layout_choice(layout),
         joins: Joins {
             keep_columns: args.keep_columns,
             record_index: args.record_index,
@@ -89,13 +85,11 @@ pub(super) fn run_job<J: Job>(
         shard: args.shard.map(|(index, count)| Shard { index, count }),
         header: !args.no_header,
         first_line: args.first_line,
-        pool: None,
-        boards: board_rules(&args.boards)?,
         only: only_statuses(job, &args.only)?,
         rated,
         budget: Budget::guesses(args.budget),
         max_record: args.max_record_bytes,
-        cancel: None,
+        ..settings
     };
     if options.boards.all_boards() && !job.takes().contains(Shape::Board) {
         return Err(Usage::BoardsRefused(job.name()).into());

@@ -11,7 +11,7 @@ use std::process::ExitCode;
 
 pub(super) fn run_show(args: &cli::ShowArgs) -> Result<ExitCode, AppError> {
     let bytes = read_input(&args.input, false, None)?;
-    let layout = input::detect_layout_as(bytes.bytes(), &layout_choice(&args.layout))?;
+    let layout = input::detect_layout_as(bytes.bytes(), &layout_choice(&args.layout)?)?;
     let color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
     let text = crate::datasets::show::show(
         bytes.bytes(),

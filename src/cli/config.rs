@@ -22,6 +22,17 @@ pub enum VariantArg {
     Windoku,
 }
 
+impl VariantArg {
+    /// The value as written on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            VariantArg::Classic => "classic",
+            VariantArg::Diagonal => "diagonal",
+            VariantArg::Windoku => "windoku",
+        }
+    }
+}
+
 /// Options for boards other than classic 9x9 (`solve`, `classify`, `grade`, `bench`, `generate`).
 #[derive(Debug, Args)]
 pub struct BoardArgs {

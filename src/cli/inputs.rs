@@ -18,6 +18,18 @@ pub enum FormatArg {
     Blocks,
 }
 
+impl FormatArg {
+    /// The value as written on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            FormatArg::Auto => "auto",
+            FormatArg::Lines => "lines",
+            FormatArg::Csv => "csv",
+            FormatArg::Blocks => "blocks",
+        }
+    }
+}
+
 /// How records lie in an input: every command that reads puzzles takes these.
 #[derive(Debug, Args)]
 pub struct LayoutArgs {
@@ -31,8 +43,8 @@ pub struct LayoutArgs {
     /// CSV field delimiter: a character, or `tab` (default: a comma, or a tab or
     /// semicolon where the first line is a header split by one, or `grid;...`); implies
     /// CSV.
-    #[arg(help_heading = "Input", long, value_name = "CHAR", value_parser = crate::pipeline::input::parse_delimiter)]
-    pub delimiter: Option<u8>,
+    #[arg(help_heading = "Input", long, value_name = "CHAR")]
+    pub delimiter: Option<String>,
 }
 
 /// Options shared by `solve`, `classify` and `bench` for reading input.

@@ -17,6 +17,7 @@ pub mod input;
 mod ordered;
 pub mod output;
 pub mod rows;
+pub mod settings;
 mod worker;
 
 pub use chunks::{shard_bounds, Chunk, ChunkBytes, Shard, SliceChunks, Source, StreamChunks};

@@ -32,15 +32,15 @@ use crate::pipeline::batch;
 use crate::pipeline::batch::{parse_record, run_puzzles_until, write_rows};
 use crate::pipeline::input::compressed;
 use crate::pipeline::input::compressed::Compression;
-use crate::pipeline::input::{open_stream, Choice, ColumnChoice, Format, HowToOpen, Reader};
+use crate::pipeline::input::{open_stream, HowToOpen, Reader};
 use crate::pipeline::output::Output;
 use crate::pipeline::rows::{OutputFormat, Reason, RowWriter};
+use crate::pipeline::settings::Asked;
 use crate::pipeline::{self, BoardSetup, RunOptions, Worker};
 use crate::reports::StatusCounts;
 use crate::values::board::Symbols;
 use crate::values::geometry::{Variant, MAX_CELLS};
 use crate::values::grid::Unit;
-use crate::values::rules::BoardRules;
 use crate::values::validate::validate as check_grid;
 
 /// Shared state as handlers see it.
@@ -189,7 +189,14 @@ struct PuzzlesIn<'a> {
 impl<'a> PuzzlesIn<'a> {
     /// How the puzzles are read.
     fn boards(&self) -> Result<BoardSetup, ApiError> {
-        BoardRules::parse(self.size, self.variant.as_deref(), self.symbols.as_deref())
+        let asked = Asked {
+            size: self.size,
+            variant: self.variant.as_deref(),
+            symbols: self.symbols.as_deref(),
+            ..Asked::default()
+        };
+        asked
+            .boards()
             .map(BoardSetup::new)
             .map_err(|e| ApiError::BadJson(e.to_string()))
     }
@@ -370,23 +377,23 @@ where
     J: Job + Send + 'static,
 {
     let q: DatasetQuery = query(&parts.uri)?;
-    let format = match q.format.as_deref() {
-        None | Some("auto") => None,
-        Some("lines") => Some(Format::Lines),
-        Some("csv") => Some(Format::Csv),
-        Some("blocks") => Some(Format::Blocks),
-        Some(other) => {
-            return Err(ApiError::BadQuery(format!(
-                "format {other:?}: expected auto, lines, csv or blocks"
-            )))
-        }
+    // The query checked by the library's one settings check, as the command line's
+    // flags and Python's keywords are.
+    let asked = Asked {
+        format: q.format.as_deref(),
+        column: q.column.as_deref(),
+        delimiter: q.delimiter.as_deref(),
+        size: q.size,
+        variant: q.variant.as_deref(),
+        symbols: q.symbols.as_deref(),
+        threads: None,
     };
-    let column = match q.column {
-        None => ColumnChoice::Auto,
-        Some(c) => c
-            .parse()
-            .map_or(ColumnChoice::Name(c), |i: usize| ColumnChoice::Index(i)),
-    };
+    let input = asked
+        .input()
+        .map_err(|e| ApiError::BadQuery(e.to_string()))?;
+    let boards = asked
+        .boards()
+        .map_err(|e| ApiError::BadQuery(e.to_string()))?;
     // A body sent compressed says so; gzip, zstd and xz bodies are also told by their
     // first bytes, as files are.
     let encoding = match parts
@@ -410,18 +417,8 @@ where
         .and_then(|a| a.to_str().ok())
         .is_some_and(wants_ndjson);
     let mut options = RunOptions::new(1);
-    options.boards = BoardRules::parse(q.size, q.variant.as_deref(), q.symbols.as_deref())
-        .map_err(|e| ApiError::BadQuery(e.to_string()))?;
-    options.input = Choice {
-        format,
-        column,
-        delimiter: q
-            .delimiter
-            .as_deref()
-            .map(crate::pipeline::input::parse_delimiter)
-            .transpose()
-            .map_err(|e| ApiError::BadQuery(format!("delimiter {e}")))?,
-    };
+    options.boards = boards;
+    options.input = input;
     options.pool = Some(Arc::clone(&state.main.pool));
     let max_body = usize::try_from(state.max_body).unwrap_or(usize::MAX);
     options.output_format = if ndjson {
