@@ -182,12 +182,12 @@ where
 }
 
 /// The index of the first puzzle of each class among in-memory puzzles (each text a
-/// whole record, as [`crate::pipeline::batch::parse_record`] reads it), in order, keyed on the
+/// whole record, as [`crate::pipeline::parsed::parse_record`] reads it), in order, keyed on the
 /// current rayon pool: what `dedupe` keeps, for front ends without files.
 pub fn first_of_each_class<P: AsRef<[u8]> + Sync>(puzzles: &[P], by: KeyBy) -> Vec<usize> {
     let grids: Vec<Option<Grid>> = puzzles
         .par_iter()
-        .map(|p| crate::pipeline::batch::parse_record(p.as_ref()).ok())
+        .map(|p| crate::pipeline::parsed::parse_record(p.as_ref()).ok())
         .collect();
     let mut keys: Vec<Key> = grids
         .iter()

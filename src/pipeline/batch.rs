@@ -21,14 +21,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
 use crate::jobs::Job;
-use crate::pipeline::input::RecordError;
-use crate::pipeline::rows::{BoardTexts, Cells, Reason, Row, RowWriter};
+use crate::pipeline::parsed::Parsed;
+use crate::pipeline::rows::{BoardTexts, Reason, Row, RowWriter};
 use crate::pipeline::{BoardSetup, Worker};
-use crate::values::board::Board;
 use crate::values::geometry::MAX_CELLS;
-use crate::values::grid::Grid;
-use crate::values::marks::{Marks, MARKS_LEN};
-use crate::values::puzzle::{Puzzle, Solution};
+use crate::values::puzzle::Solution;
 use crate::values::search::Budget;
 use crate::values::status::Status;
 
@@ -46,54 +43,6 @@ pub struct RecordResult<E> {
     pub reason: Option<Reason>,
     /// The job's own columns.
     pub extra: E,
-}
-
-/// Parses one in-memory record as a classic 9x9 grid: the whole text (surrounding
-/// whitespace ignored) is the puzzle.
-pub fn parse_record(text: &[u8]) -> Result<Grid, RecordError> {
-    let text = text.trim_ascii();
-    if text.is_empty() {
-        return Err(RecordError::NoGrid);
-    }
-    Grid::parse(text).map_err(RecordError::Parse)
-}
-
-/// One in-memory record, read as the command line reads a line: a variant board under
-/// `boards`' rules (or when it has 16, 256 or 625 cells), pencil marks when it has 729
-/// characters, else a 9x9 grid. Held inline (a record must not allocate).
-#[allow(clippy::large_enum_variant)]
-pub enum Parsed {
-    /// A 9x9 grid, or why the text is none.
-    Grid(Result<Grid, RecordError>),
-    /// Pencil marks.
-    Marks(Result<Marks, RecordError>),
-    /// A variant board, or why the text is none.
-    Board(Result<Board, Reason>),
-}
-
-impl Parsed {
-    /// Reads `text` under `boards`' rules.
-    pub fn of(text: &[u8], boards: &BoardSetup) -> Parsed {
-        let trimmed = text.trim_ascii();
-        if boards.takes_text(trimmed) {
-            return Parsed::Board(boards.parse_text(trimmed).map_err(Reason::Board));
-        }
-        if trimmed.len() == MARKS_LEN {
-            return Parsed::Marks(Marks::parse(trimmed).map_err(RecordError::Marks));
-        }
-        Parsed::Grid(parse_record(trimmed))
-    }
-
-    /// The puzzle, or the reason there is none.
-    pub fn puzzle(&self) -> Result<Puzzle<'_>, Reason> {
-        match self {
-            Parsed::Grid(Ok(grid)) => Ok(Puzzle::Grid(grid)),
-            Parsed::Marks(Ok(marks)) => Ok(Puzzle::Marks(marks)),
-            Parsed::Board(Ok(board)) => Ok(Puzzle::Board(board)),
-            Parsed::Grid(Err(e)) | Parsed::Marks(Err(e)) => Err(Reason::Record(*e)),
-            Parsed::Board(Err(reason)) => Err(*reason),
-        }
-    }
 }
 
 /// Runs `job` on every puzzle on the current rayon pool (the global one, or the one a
@@ -242,7 +191,7 @@ impl<J: Job> Run<'_, J> {
             if self.cancel.load(Ordering::Relaxed) {
                 return;
             }
-            let parsed = Parsed::of(text.as_ref(), self.boards);
+            let parsed = Parsed::of_text(text.as_ref(), self.boards);
             let (answer, reason) = worker.answer(self.job, parsed.puzzle(), self.boards);
             slots.put(
                 i,
@@ -274,32 +223,9 @@ pub fn write_rows<E, P>(
 {
     let mut texts: BoardTexts = ([0; MAX_CELLS], [0; MAX_CELLS]);
     for (i, (text, result)) in puzzles.iter().zip(results).enumerate() {
-        let parsed = Parsed::of(text.as_ref(), boards);
+        let parsed = Parsed::of_text(text.as_ref(), boards);
         let raw = text.as_ref().trim_ascii();
-        fn grid(s: &Option<Solution>) -> Option<Cells<'_>> {
-            s.as_ref().and_then(Solution::grid).map(Cells::Grid)
-        }
-        let singles = match &parsed {
-            Parsed::Marks(Ok(marks)) => marks.singles(),
-            _ => Grid::EMPTY,
-        };
-        let (puzzle, solution) = match &parsed {
-            Parsed::Grid(Ok(g)) => (Cells::Grid(g), grid(&result.solution)),
-            Parsed::Marks(Ok(_)) => (
-                Cells::Marks {
-                    text: raw,
-                    singles: &singles,
-                },
-                grid(&result.solution),
-            ),
-            Parsed::Board(Ok(board)) => Cells::board(
-                board,
-                result.solution.as_ref().and_then(Solution::board),
-                boards.symbols(board.side()),
-                &mut texts,
-            ),
-            _ => (Cells::Raw(raw), None),
-        };
+        let (puzzle, solution) = parsed.cells(raw, result.solution.as_ref(), boards, &mut texts);
         rows.row(
             &Row {
                 line: first_line + i as u64,

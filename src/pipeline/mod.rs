@@ -16,12 +16,14 @@ mod chunks;
 pub mod input;
 mod ordered;
 pub mod output;
+pub mod parsed;
 pub mod rows;
 pub mod settings;
 mod worker;
 
 pub use chunks::{shard_bounds, Chunk, ChunkBytes, Shard, SliceChunks, Source, StreamChunks};
-pub use worker::{process_chunk, too_long_row, BoardSetup, Setup, Tally, Worker};
+pub use parsed::BoardSetup;
+pub use worker::{process_chunk, too_long_row, Setup, Tally, Worker};
 
 use std::io::{self, Read};
 use std::ops::Range;

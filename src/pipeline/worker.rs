@@ -10,15 +10,12 @@ use std::time::Instant;
 use hdrhistogram::Histogram;
 
 use crate::jobs::{Columns, Job};
-use crate::pipeline::input::{
-    for_each_record, too_long_record, Layout, Record, RecordError, RecordScratch,
-};
+use crate::pipeline::input::{for_each_record, too_long_record, Layout, Record, RecordScratch};
+use crate::pipeline::parsed::{BoardSetup, Parsed};
 use crate::pipeline::rows::{BoardTexts, Cells, Reason, Row, RowWriter, Slot};
 use crate::reports::{new_histogram, Breakdown, StatusCounts};
-use crate::values::board::{Board, BoardError, Symbols};
-use crate::values::geometry::{Variant, MAX_CELLS, SIDES};
-use crate::values::puzzle::{Answer, Problem, Puzzle, Solution};
-use crate::values::rules::BoardRules;
+use crate::values::geometry::{Variant, MAX_CELLS};
+use crate::values::puzzle::{Answer, Problem, Puzzle};
 use crate::values::search::Budget;
 use crate::values::status::Status;
 
@@ -287,96 +284,6 @@ pub struct Setup<'a, J> {
     pub cancel: Option<&'a AtomicBool>,
 }
 
-/// How a run reads variant boards: the rules, and the alphabet of each size made once.
-#[derive(Clone, Debug)]
-pub struct BoardSetup {
-    rules: BoardRules,
-    all: bool,
-    alphabets: [Symbols; 4],
-}
-
-impl BoardSetup {
-    /// The setup for `rules` (checked by [`BoardRules::check`] beforehand).
-    pub fn new(rules: BoardRules) -> BoardSetup {
-        let alphabets = SIDES.map(|side| rules.symbols_for(side));
-        BoardSetup {
-            all: rules.all_boards(),
-            rules,
-            alphabets,
-        }
-    }
-
-    /// The rules' variant.
-    pub fn variant(&self) -> Variant {
-        self.rules.variant
-    }
-
-    /// The alphabet of boards of `side`.
-    pub fn symbols(&self, side: usize) -> &Symbols {
-        let slot = SIDES.iter().position(|&s| s == side).unwrap_or(3);
-        &self.alphabets[slot]
-    }
-
-    /// True when `record` is read as a variant board: always under rules other than
-    /// classic 9x9, else when its text has 16, 256 or 625 cells.
-    #[inline]
-    fn takes(&self, record: &Record<'_>) -> bool {
-        self.all
-            || (matches!(record.puzzle, Err(RecordError::Parse(_)))
-                && record.marks.is_none()
-                && board_length(record.raw.trim_ascii()))
-    }
-    /// True when an in-memory record's `text` (trimmed) is read as a variant board:
-    /// always under rules other than classic 9x9, else when it has 16, 256 or 625
-    /// cells.
-    pub fn takes_text(&self, text: &[u8]) -> bool {
-        self.all || board_length(text)
-    }
-
-    /// An in-memory record's `text` read as a variant board by the run's rules.
-    pub fn parse_text(&self, text: &[u8]) -> Result<Board, BoardError> {
-        Board::parse(text, self.rules.size, self.rules.symbols.as_ref())
-    }
-
-    /// `record` read as a variant board by the run's rules.
-    fn parse(&self, record: &Record<'_>) -> Result<Board, BoardError> {
-        let rules = &self.rules;
-        match (&record.puzzle, &record.marks) {
-            (Ok(grid), None) if rules.symbols.is_none() && rules.size.is_none_or(|s| s == 9) => {
-                Ok(Board::from_grid(grid))
-            }
-            _ => Board::parse(record.raw, rules.size, rules.symbols.as_ref()),
-        }
-    }
-
-    /// Whether the input's solution (read by the run's rules, like the puzzle) is not
-    /// the board `found`; `None` when the input gave none.
-    fn mismatch(&self, record: &Record<'_>, found: Option<&Solution>) -> Option<bool> {
-        let found = found.and_then(Solution::board);
-        match (record.expected_text, &record.expected, found) {
-            (None, None, _) => None,
-            (Some(text), _, Some(found)) => Some(
-                Board::parse(text, Some(found.side()), self.rules.symbols.as_ref()) != Ok(*found),
-            ),
-            // Printed grids give a solution but no text of it.
-            (None, Some(Ok(expected)), Some(found)) => Some(Board::from_grid(expected) != *found),
-            _ => Some(true),
-        }
-    }
-}
-
-/// True when `text` has the cells of a 4x4, 16x16 or 25x25 board (a 9x9 one is a grid).
-#[inline]
-fn board_length(text: &[u8]) -> bool {
-    matches!(text.len(), 16 | 256 | 625)
-}
-
-impl Default for BoardSetup {
-    fn default() -> Self {
-        BoardSetup::new(BoardRules::default())
-    }
-}
-
 // Not derived: a derive would ask `J: Copy`, and only the references are copied.
 impl<J> Clone for Setup<'_, J> {
     fn clone(&self) -> Self {
@@ -422,23 +329,14 @@ pub fn process_chunk<J: Job>(
         if cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
             return;
         }
-        // A record read as a variant board is parsed by the run's rules here; the
-        // others were parsed as 9x9 grids (or pencil marks) by the record finder.
-        let board = boards.takes(&record).then(|| boards.parse(&record));
-        let puzzle = match (&board, &record.puzzle, &record.marks) {
-            (Some(Ok(board)), _, _) => Ok(Puzzle::Board(board)),
-            (Some(Err(e)), _, _) => Err(Reason::Board(*e)),
-            (None, Err(e), _) => Err(Reason::Record(*e)),
-            (None, Ok(_), Some(marks)) => Ok(Puzzle::Marks(marks)),
-            (None, Ok(grid), None) => Ok(Puzzle::Grid(grid)),
-        };
-        let (answer, reason) = answer(on(), state, Some(&mut *histogram), puzzle);
+        let parsed = Parsed::of_record(&record, boards);
+        let (answer, reason) = answer(on(), state, Some(&mut *histogram), parsed.puzzle());
         let index = tally.counts.total();
-        let mismatch = match (&board, answer.status) {
+        let mismatch = match (parsed.is_board(), answer.status) {
             // No puzzle to hold a given solution against.
             (_, Status::Invalid) => None,
-            (None, _) => mismatch(&record),
-            (Some(_), _) => boards.mismatch(&record, answer.solution.as_ref()),
+            (false, _) => mismatch(&record),
+            (true, _) => boards.mismatch(&record, answer.solution.as_ref()),
         };
         tally.add(record.line, answer.status, mismatch, uniqueness);
         tally.count_extra(record.line, &answer.extra);
@@ -446,22 +344,7 @@ pub fn process_chunk<J: Job>(
             tally.left_out += 1;
             return;
         }
-        let (puzzle, solution) = match (&board, &record.marks, &record.puzzle) {
-            (Some(Ok(board)), _, _) => {
-                let symbols = boards.symbols(board.side());
-                let solution = answer.solution.as_ref().and_then(Solution::board);
-                Cells::board(board, solution, symbols, texts)
-            }
-            (Some(Err(_)), _, _) | (None, _, Err(_)) => (Cells::Raw(record.raw), None),
-            (None, Some(_), Ok(singles)) => (
-                Cells::Marks {
-                    text: record.raw,
-                    singles,
-                },
-                grid_cells(&answer.solution),
-            ),
-            (None, None, Ok(grid)) => (Cells::Grid(grid), grid_cells(&answer.solution)),
-        };
+        let (puzzle, solution) = parsed.cells(record.raw, answer.solution.as_ref(), boards, texts);
         let puzzle = match rows.writes_as_read() {
             true => Cells::AsRead(record.raw),
             false => puzzle,
@@ -489,12 +372,6 @@ pub fn process_chunk<J: Job>(
     });
     Slot::append(slots, out);
     tally.slots = slots.len();
-}
-
-/// A 9x9 solution's cells for a row.
-#[inline]
-fn grid_cells(solution: &Option<Solution>) -> Option<Cells<'_>> {
-    solution.as_ref().and_then(Solution::grid).map(Cells::Grid)
 }
 
 /// The row of a stream's record over the length limit, from its first bytes: `invalid`,
