@@ -722,6 +722,33 @@ fn dedupe_allocates_nothing_per_record() {
     );
 }
 
+/// `audit`'s one pass: each record parsed, classified, canonicalised and counted costs
+/// nothing beyond what its distinct text, class and histogram buckets add (the same 100
+/// texts and classes for 1,000 and 12,000 records; two batches for the larger).
+#[test]
+fn audit_allocates_nothing_per_record() {
+    use sudoku_batch::datasets::audit::{audit, AuditOptions};
+    use sudoku_batch::pipeline::input::{detect_layout, ColumnChoice};
+    let (corpus, pool) = (top95_repeated, one_thread_pool());
+    let cost = |bytes: &[u8]| {
+        let layout = detect_layout(bytes, None, &ColumnChoice::Auto).unwrap();
+        let options = AuditOptions::default();
+        // Warm-up: the thread pool's own first-use costs.
+        pool.install(|| audit(bytes, &layout, &[], &options));
+        pool.install(|| {
+            allocations(|| {
+                let report = audit(bytes, &layout, &[], &options);
+                assert_eq!(report.duplicates.classes, 100);
+            })
+        })
+    };
+    let (small, large) = (cost(&corpus(1_000)), cost(&corpus(12_000)));
+    assert!(
+        large <= small + 16,
+        "1,000 records: {small}, 12,000: {large}"
+    );
+}
+
 #[test]
 fn split_allocates_nothing_per_record() {
     use sudoku_batch::datasets::classes::KeyBy;
