@@ -270,3 +270,80 @@ fn the_page_draws_every_histogram_and_names_the_inputs() {
     };
     assert!(html.contains(&sha));
 }
+
+/// `--minimality`: a unique record is minimal exactly when `minimize` (which drops
+/// every given it can, in cell order) gives it back unchanged; the page says the share.
+#[test]
+fn minimality_equals_minimize() {
+    let dir = tempfile::tempdir().unwrap();
+    // Minimal puzzles interleaved with puzzles that are not (easy ones with spare
+    // givens) and a record with two solutions (not checked).
+    let minimal = std::fs::read_to_string(common::data("minimal.txt")).unwrap();
+    let easy = std::fs::read_to_string(common::data("easy-50.txt")).unwrap();
+    let multiple = std::fs::read_to_string(common::data("multiple.txt")).unwrap();
+    let mut mixed = String::new();
+    for (a, b) in minimal
+        .lines()
+        .take(60)
+        .zip(easy.lines().chain(easy.lines()))
+    {
+        mixed.push_str(&format!("{a}\n{b}\n"));
+    }
+    mixed.push_str(multiple.lines().next().unwrap());
+    mixed.push('\n');
+    let file = dir.path().join("mixed.txt");
+    std::fs::write(&file, &mixed).unwrap();
+
+    let report = audit(&file, &["--minimality"], dir.path());
+    let m = &report["shape"]["minimality"];
+
+    let rows = dir.path().join("minimized.csv");
+    ok(&["minimize", text(&file), "-o", text(&rows), "-q"]);
+    let mut reader = csv::Reader::from_path(&rows).unwrap();
+    let header = reader.headers().unwrap().clone();
+    let at = |name: &str| header.iter().position(|h| h == name).unwrap();
+    let (line, puzzle, status, minimal_col) =
+        (at("line"), at("puzzle"), at("status"), at("minimal"));
+    let (mut checked, mut kept, mut first_not) = (0u64, 0u64, Vec::new());
+    for row in reader.records() {
+        let row = row.unwrap();
+        if &row[status] != "unique" {
+            continue;
+        }
+        checked += 1;
+        if row[minimal_col] == row[puzzle] {
+            kept += 1;
+        } else if first_not.len() < 10 {
+            first_not.push(row[line].parse::<u64>().unwrap());
+        }
+    }
+    assert_eq!(m["checked"], checked);
+    assert_eq!(m["minimal"], kept);
+    assert_eq!(kept, 60, "the minimal.txt records");
+    assert_eq!(m["undecided"], 0);
+    let first: Vec<u64> = m["first_not_minimal"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_u64().unwrap())
+        .collect();
+    assert_eq!(first, first_not);
+
+    let page = dir.path().join("page.html");
+    ok(&[
+        "audit",
+        text(&file),
+        "--minimality",
+        "-q",
+        "-o",
+        text(&page),
+    ]);
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(
+        html.contains("Minimal: 60 of 120 unique records (50.0%)"),
+        "{html}"
+    );
+    // Off by default.
+    let plain = audit(&file, &[], dir.path());
+    assert!(plain["shape"]["minimality"].is_null());
+}

@@ -358,7 +358,8 @@ fn as_lines(texts: &[&[u8]]) -> PyResult<(Vec<u8>, Layout)> {
 
 /// The CLI's `audit` of puzzle texts, against other lists of texts: the report as JSON.
 #[pyfunction]
-#[pyo3(signature = (puzzles, against, grade=false, rating="sukaku", rating_budget=None, threads=None))]
+#[pyo3(signature = (puzzles, against, grade=false, rating="sukaku", rating_budget=None, threads=None, minimality=false))]
+#[allow(clippy::too_many_arguments)]
 fn audit_texts(
     py: Python<'_>,
     puzzles: &Bound<'_, PyAny>,
@@ -367,6 +368,7 @@ fn audit_texts(
     rating: &str,
     rating_budget: Option<u64>,
     threads: Option<usize>,
+    minimality: bool,
 ) -> PyResult<String> {
     let started = std::time::Instant::now();
     let rules = Rules::parse(rating).ok_or_else(|| {
@@ -390,6 +392,7 @@ fn audit_texts(
         .collect();
     let options = AuditOptions {
         grade: grade.then_some((rules, budget)),
+        minimality,
         ..AuditOptions::default()
     };
     let pool = pool(py, threads)?;

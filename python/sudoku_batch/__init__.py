@@ -45,8 +45,10 @@ _STATUS_WORDS = np.array(["unique", "multiple", "solved", "unsolvable", "invalid
 
 
 def _check_threads(threads):
-    if threads is not None and (not isinstance(threads, int) or not 1 <= threads <= 1024):
-        raise ValueError(f"threads must be an int from 1 to 1024, not {threads!r}")
+    # Only what cannot reach the native side (not an int, or negative); the range is
+    # checked there, by the library's one settings check.
+    if threads is not None and (not isinstance(threads, int) or threads < 0):
+        raise ValueError(f"threads must be 1 to 1024, not {threads!r}")
 
 
 def _dispatch(puzzles, on_texts, on_cells):
@@ -294,20 +296,21 @@ def classify_file(path, threads=None, output=None, size=None, variant=None, symb
 
 
 def audit(puzzles, against=(), grade=False, rating="sukaku", rating_budget=None,
-          threads=None):
+          threads=None, minimality=False):
     """A dataset's health in one pass, as `sudoku-batch audit` gives it, as a dict (its
     JSON report): `verdict` (`sound`, `problems`), `validity` (counts per status with
     the first record numbers, counted from 1, invalid reasons grouped, given solutions
     that are not the puzzle's), `duplicates` (identical and equivalent puzzles, the
     largest classes), `leakage` (puzzles with an equivalent in each list of `against`),
     `shape` (histograms; ratings and levels with `grade=True`, by `rating` and
-    `rating_budget` as in `grade`) and `provenance`. `puzzles` and each of `against` are
-    sequences of strings, one puzzle each."""
+    `rating_budget` as in `grade`; the share of minimal unique puzzles with
+    `minimality=True`, a solve per given) and `provenance`. `puzzles` and each of
+    `against` are sequences of strings, one puzzle each."""
     _check_threads(threads)
     texts = _audit_texts(puzzles)
     others = [_audit_texts(other) for other in against]
     return json.loads(_native.audit_texts(texts, others, grade, rating, rating_budget,
-                                          threads))
+                                          threads, minimality))
 
 
 def _audit_texts(puzzles):

@@ -392,7 +392,7 @@ def test_classify_file_reads_every_input_the_cli_reads(tmp_path, kind):
     assert report["input"].startswith(str(path))
 
 
-def test_audit_gives_the_clis_numbers():
+def test_audit_gives_the_clis_numbers(tmp_path):
     path = ROOT / "data" / "easy-50.txt"
     puzzles = [line.strip() for line in path.read_text().splitlines() if line.strip()]
     cli = json.loads(subprocess.run([str(BINARY), "audit", str(path), "-q", "--json", "-"],
@@ -411,3 +411,14 @@ def test_audit_gives_the_clis_numbers():
     assert [pair[0] for pair in leaked["leakage"][0]["first"]] == [6, 7]
     assert sum(n for _, n in leaked["shape"]["levels"]) == 10
     assert leaked["provenance"]["inputs"][0]["records"] == 10
+    # The share of minimal puzzles, as the CLI's --minimality gives it.
+    minimal = (ROOT / "data" / "minimal.txt").read_text().splitlines()[:20]
+    mixed = minimal + puzzles[:20]
+    cli_path = tmp_path / "mixed.txt"
+    cli_path.write_text("\n".join(mixed) + "\n")
+    cli = json.loads(subprocess.run([str(BINARY), "audit", str(cli_path), "-q", "--json", "-",
+                                     "--minimality"], capture_output=True, check=True).stdout)
+    got = sudoku_batch.audit(mixed, minimality=True)["shape"]["minimality"]
+    assert got == cli["shape"]["minimality"]
+    assert got["checked"] == 40 and got["minimal"] == 20 and got["first_not_minimal"][0] == 21
+    assert sudoku_batch.audit(mixed)["shape"]["minimality"] is None

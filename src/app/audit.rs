@@ -37,6 +37,7 @@ pub(super) fn run_audit(args: &AuditArgs) -> Result<ExitCode, AppError> {
     let grade = args.grade.then(|| super::rating(&args.rating));
     let options = AuditOptions {
         grade,
+        minimality: args.minimality,
         ..AuditOptions::default()
     };
     let named: Vec<(String, &[u8], input::Layout)> = against
@@ -64,6 +65,10 @@ pub(super) fn run_audit(args: &AuditArgs) -> Result<ExitCode, AppError> {
         "search budget".into(),
         format!("{} branches", options.budget.get()),
     );
+    if args.minimality {
+        p.options
+            .insert("minimality".into(), "checked (a count a given)".into());
+    }
     if let Some((_, budget)) = grade {
         let rules = format!("{:?}", args.rating.rating).to_lowercase();
         p.rating_rules = Some(format!("--rating {rules} (rating budget {budget} steps)"));

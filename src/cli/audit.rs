@@ -17,6 +17,11 @@ pub struct AuditArgs {
     /// histograms.
     #[arg(long)]
     pub grade: bool,
+    /// Check whether each unique record is minimal (no given can go with the puzzle
+    /// staying unique), for the share of minimal puzzles: a solve per given, so off by
+    /// default.
+    #[arg(long)]
+    pub minimality: bool,
     /// Write the report as a self-contained HTML page here (charts inline, no network).
     #[arg(short, long, value_name = "PAGE.html")]
     pub output: Option<PathBuf>,

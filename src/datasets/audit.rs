@@ -15,10 +15,10 @@ use crate::datasets::classes::{for_each_keyed, Key, KeyBy};
 use crate::engines::canon::Canonicalizer;
 use crate::engines::explainer::{Rater, Rules};
 use crate::engines::{Bitboards, Engine};
-use crate::jobs::Graded;
+use crate::jobs::{is_minimal, Graded};
 use crate::pipeline::input::{for_each_record_of, Layout, RecordError};
 use crate::pipeline::rows::Reason;
-use crate::reports::audit::{AuditReport, Group, Leak, FIRST_LINES};
+use crate::reports::audit::{AuditReport, Group, Leak, Minimality, FIRST_LINES};
 use crate::values::geometry::Variant;
 use crate::values::grid::{Clash, Grid};
 use crate::values::level::Level;
@@ -35,6 +35,8 @@ pub struct AuditOptions {
     pub grade: Option<(Rules, u64)>,
     /// Search budget of each record (branches).
     pub budget: Budget,
+    /// Check whether each unique record is minimal (a solve per given).
+    pub minimality: bool,
 }
 
 /// What one worker learned of one record.
@@ -46,6 +48,8 @@ struct Facts {
     givens: u8,
     mismatch: Option<bool>,
     rating: Option<(u16, Level, bool)>,
+    /// Checked for minimality: minimal, not, or `None` when the budget ran out.
+    minimal: Option<Option<bool>>,
 }
 
 /// One worker's tools, reused for every record it takes.
@@ -87,6 +91,9 @@ pub fn audit(
         })
         .collect();
     let mut tally = Tally::new(options.grade.is_some());
+    if options.minimality {
+        tally.report.shape.minimality = Some(Minimality::default());
+    }
     let mut batch: Vec<Pending> = Vec::with_capacity(BATCH);
     let mut facts: Vec<Option<Facts>> = Vec::with_capacity(BATCH);
     let mut flush = |batch: &mut Vec<Pending>, tally: &mut Tally| {
@@ -103,7 +110,7 @@ pub fn audit(
                         .puzzle
                         .as_ref()
                         .ok()
-                        .map(|g| examine(tools, g, record));
+                        .map(|g| examine(tools, g, record, options.minimality));
                 }
             });
         for (record, fact) in batch.drain(..).zip(facts.iter()) {
@@ -133,7 +140,7 @@ pub fn audit(
 }
 
 /// Classifies, canonicalises and (when asked) rates one well-formed record.
-fn examine(tools: &mut Tools, grid: &Grid, record: &Pending) -> Facts {
+fn examine(tools: &mut Tools, grid: &Grid, record: &Pending, minimality: bool) -> Facts {
     let givens = grid.cells().iter().filter(|&&c| c != 0).count() as u8;
     let class = tools.engine.classify(grid);
     let guesses = tools.engine.stats().guesses;
@@ -157,6 +164,8 @@ fn examine(tools: &mut Tools, grid: &Grid, record: &Pending) -> Facts {
             Key::Malformed(_) => None,
         }
     };
+    let minimal =
+        (minimality && status == Status::Unique).then(|| is_minimal(&mut *tools.engine, grid));
     let rating = match (&mut tools.rater, class) {
         (Some(rater), Classification::Unique(_)) => {
             let graded = Graded::of_grid(rater, grid);
@@ -174,6 +183,7 @@ fn examine(tools: &mut Tools, grid: &Grid, record: &Pending) -> Facts {
         givens,
         mismatch,
         rating,
+        minimal,
     }
 }
 
@@ -275,6 +285,17 @@ impl Tally {
             entry.records += 1;
             if entry.lines.len() < FIRST_LINES {
                 entry.lines.push(line);
+            }
+        }
+        if let (Some(m), Some(minimal)) = (&mut self.report.shape.minimality, facts.minimal) {
+            m.checked += 1;
+            match minimal {
+                Some(true) => m.minimal += 1,
+                Some(false) if m.first_not_minimal.len() < FIRST_LINES => {
+                    m.first_not_minimal.push(line)
+                }
+                Some(false) => {}
+                None => m.undecided += 1,
             }
         }
         if let Some((er, level, lower)) = facts.rating {

@@ -68,6 +68,29 @@ pub fn minimize<E: Engine>(engine: &mut E, puzzle: &Grid) -> Grid {
     current
 }
 
+/// Whether unique `puzzle` is minimal: no given can go with the puzzle staying unique.
+/// A solve per given; `None` when a count spent its budget before a removal proved the
+/// puzzle not minimal (then nothing is known).
+pub fn is_minimal<E: Engine>(engine: &mut E, puzzle: &Grid) -> Option<bool> {
+    let mut without = *puzzle;
+    let mut known = true;
+    for cell in 0..CELLS {
+        let digit = without.get(cell);
+        if digit == 0 {
+            continue;
+        }
+        without.set(cell, 0);
+        let count = engine.count(&without, 2);
+        without.set(cell, digit);
+        if count.spent {
+            known = false;
+        } else if count.solutions == 1 {
+            return Some(false);
+        }
+    }
+    known.then_some(true)
+}
+
 impl<E: Engine> Job for Minimize<E> {
     type Worker = Box<E>;
     type Extra = Minimal;

@@ -24,7 +24,7 @@ pub use classify::Classify;
 pub use cross_check::{Agreement, CrossCheck};
 pub use generate::{Generate, GenerateError, Generated, MadeRecord, Maker, MAX_ATTEMPTS};
 pub use grade::{Grade, Graded};
-pub use minimize::{Minimal, Minimize};
+pub use minimize::{is_minimal, minimize, Minimal, Minimize};
 pub use solve::Solve;
 
 pub use crate::values::puzzle::Answer;

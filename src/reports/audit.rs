@@ -159,6 +159,32 @@ pub struct Shape {
     pub levels: Option<Vec<(String, u64)>>,
     /// With `--grade`: ratings that are lower bounds (the rater's budget ran out).
     pub lower_bounds: u64,
+    /// With `--minimality`: how many unique records are minimal.
+    pub minimality: Option<Minimality>,
+}
+
+/// Unique records that are minimal (no given can go with the puzzle staying unique).
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+pub struct Minimality {
+    /// Unique records checked (a solve per given each).
+    pub checked: u64,
+    /// Those that are minimal.
+    pub minimal: u64,
+    /// Those whose check spent its search budget (neither).
+    pub undecided: u64,
+    /// The first lines of records that are not minimal.
+    pub first_not_minimal: Vec<u64>,
+}
+
+impl Minimality {
+    /// Minimal records per hundred checked (0 when none were).
+    pub fn percent(&self) -> f64 {
+        if self.checked == 0 {
+            0.0
+        } else {
+            100.0 * self.minimal as f64 / self.checked as f64
+        }
+    }
 }
 
 impl AuditReport {
@@ -416,6 +442,23 @@ impl AuditReport {
             h.push_str(&bars("Levels", "level", levels));
         }
         h.push_str("</div>");
+        if let Some(m) = &s.minimality {
+            let _ = write!(
+                h,
+                "<p>Minimal: {} of {} unique records ({:.1}%)",
+                m.minimal,
+                m.checked,
+                m.percent()
+            );
+            if m.undecided > 0 {
+                let _ = write!(h, "; {} undecided (search budget spent)", m.undecided);
+            }
+            if !m.first_not_minimal.is_empty() {
+                let shown: Vec<String> = m.first_not_minimal.iter().map(u64::to_string).collect();
+                let _ = write!(h, "; first not minimal at lines {}", shown.join(", "));
+            }
+            h.push_str(".</p>");
+        }
         if s.ratings.is_some() && s.lower_bounds > 0 {
             let _ = write!(
                 h,
