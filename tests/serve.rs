@@ -1202,3 +1202,67 @@ fn impossible_generate_fails_fast_with_400() {
         started.elapsed()
     );
 }
+
+/// `POST /v1/audit` gives the command line's audit of the same file (plain or gzip,
+/// with `minimality` and `grade`), the page for `Accept: text/html`, and 400s for bad
+/// queries and bodies.
+#[test]
+fn audit_gives_the_clis_report() {
+    use std::io::Write as _;
+    let server = Server::start(&[]);
+    let path = common::data("easy-50.txt");
+    let cli: Value = serde_json::from_slice(&common::stdout_of(&[
+        "audit",
+        path.to_str().unwrap(),
+        "-q",
+        "--json",
+        "-",
+        "--minimality",
+        "--grade",
+    ]))
+    .unwrap();
+    let plain = std::fs::read(&path).unwrap();
+    let gzip = {
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        e.write_all(&plain).unwrap();
+        e.finish().unwrap()
+    };
+    let send = |query: &str, body: &[u8], accept: &str| {
+        answer(
+            ureq::post(&server.url(&format!("/v1/audit{query}")))
+                .set("content-type", "text/plain")
+                .set("accept", accept)
+                .send_bytes(body),
+        )
+    };
+    for body in [&plain, &gzip] {
+        let served = send("?minimality=true&grade=true", body, "application/json");
+        assert_eq!(served.status, 200, "{}", served.body);
+        let got = served.json();
+        for section in ["verdict", "validity", "duplicates", "shape"] {
+            assert_eq!(got[section], cli[section], "{section}");
+        }
+        let input = &got["provenance"]["inputs"][0];
+        assert_eq!(input["bytes"], body.len());
+        assert_eq!(input["records"], 50);
+    }
+    let page = send("", &plain, "text/html");
+    assert_eq!(page.status, 200);
+    assert!(
+        page.content_type.starts_with("text/html"),
+        "{}",
+        page.content_type
+    );
+    assert!(page.body.contains("<svg") && page.body.contains("Duplicates"));
+    for (query, body, fragment) in [
+        ("?rating=hardest", &plain[..], "rating"),
+        ("?delimiter=ab", &plain[..], "delimiter"),
+        ("?color=red", &plain[..], "color"),
+        ("", &gzip[..40], "gzip"),
+    ] {
+        let bad = send(query, body, "application/json");
+        assert_eq!(bad.status, 400, "{query}: {}", bad.body);
+        let error = bad.json()["error"].as_str().unwrap().to_string();
+        assert!(error.contains(fragment), "{query}: {error}");
+    }
+}

@@ -360,7 +360,7 @@ struct DatasetQuery {
     symbols: Option<String>,
 }
 
-fn query<T: serde::de::DeserializeOwned>(uri: &Uri) -> Result<T, ApiError> {
+pub(super) fn query<T: serde::de::DeserializeOwned>(uri: &Uri) -> Result<T, ApiError> {
     Query::<T>::try_from_uri(uri)
         .map(|q| q.0)
         .map_err(|e| ApiError::BadQuery(e.body_text()))

@@ -20,6 +20,7 @@
 //! in all: 1.5 GiB with the defaults (64 x 6 x 4 MiB).
 
 mod api;
+mod audit;
 mod cancel;
 mod conn;
 mod error;
@@ -154,6 +155,7 @@ fn routes() -> Router<Arc<AppState>> {
         .route("/v1/grade", post(api::grade))
         .route("/v1/canon", post(api::canon))
         .route("/v1/validate", post(api::validate))
+        .route("/v1/audit", post(audit::audit))
         .route("/v1/generate", get(api::generate))
         .fallback(api::not_found)
 }
