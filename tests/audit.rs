@@ -27,6 +27,23 @@ fn ok(args: &[&str]) -> Output {
     out
 }
 
+/// `merge` (which takes no --threads).
+fn merge_output(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_sudoku-batch"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn merge(args: &[&str]) {
+    let out = merge_output(args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 fn json(path: &Path) -> Value {
     serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
 }
@@ -346,4 +363,115 @@ fn minimality_equals_minimize() {
     // Off by default.
     let plain = audit(&file, &[], dir.path());
     assert!(plain["shape"]["minimality"].is_null());
+}
+
+/// `merge` of the audit reports of a file's shards: counts, reasons and histograms
+/// equal the whole file's audit, leaked records too; duplicates are not known (the
+/// verdict is never sound, and says why); shards audited differently are refused.
+#[test]
+fn shard_reports_merge_where_the_numbers_allow() {
+    let dir = tempfile::tempdir().unwrap();
+    let hard = std::fs::read_to_string(common::data("hard.txt")).unwrap();
+    let lines: Vec<&str> = hard.lines().collect();
+    let cases = std::fs::read_to_string(common::data("multiple.txt")).unwrap();
+    // The whole: hard.txt, a few records with two solutions and two malformed ones.
+    let mut whole: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+    whole.extend(cases.lines().take(7).map(String::from));
+    whole.push("12x".into());
+    whole.push("1".repeat(81));
+    let write = |name: &str, lines: &[String]| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+        path
+    };
+    let all = write("all.txt", &whole);
+    let against = write("against.txt", &whole[100..140]);
+    let cut = [0, 170, 333, whole.len()];
+    let mut shard_reports = Vec::new();
+    for i in 0..3 {
+        let shard = write(&format!("s{i}.txt"), &whole[cut[i]..cut[i + 1]]);
+        let json = dir.path().join(format!("s{i}.json"));
+        let status = run(&[
+            "audit",
+            text(&shard),
+            "--against",
+            text(&against),
+            "--minimality",
+            "-q",
+            "--json",
+            text(&json),
+        ])
+        .status;
+        assert!(status.code() == Some(0) || status.code() == Some(1));
+        shard_reports.push(json);
+    }
+    let whole_report = audit(
+        &all,
+        &["--against", text(&against), "--minimality"],
+        dir.path(),
+    );
+    let merged_path = dir.path().join("merged.json");
+    let mut args = vec!["merge", "-q", "-o", text(&merged_path)];
+    args.extend(shard_reports.iter().map(|p| text(p)));
+    merge(&args);
+    let merged = json(&merged_path);
+    let v = &merged["validity"];
+    let w = &whole_report["validity"];
+    for key in ["records", "counts", "mismatches", "with_solution"] {
+        assert_eq!(v[key], w[key], "{key}");
+    }
+    let reasons = |r: &Value| -> Vec<(String, u64)> {
+        let mut all: Vec<(String, u64)> = r["invalid_reasons"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|g| {
+                (
+                    g["what"].as_str().unwrap().to_string(),
+                    g["count"].as_u64().unwrap(),
+                )
+            })
+            .collect();
+        all.sort();
+        all
+    };
+    assert_eq!(reasons(v), reasons(w));
+    for key in ["givens", "guesses", "automorphisms"] {
+        assert_eq!(merged["shape"][key], whole_report["shape"][key], "{key}");
+    }
+    for key in ["checked", "minimal", "undecided"] {
+        assert_eq!(
+            merged["shape"]["minimality"][key], whole_report["shape"]["minimality"][key],
+            "{key}"
+        );
+    }
+    assert_eq!(
+        merged["leakage"][0]["records"],
+        whole_report["leakage"][0]["records"]
+    );
+    assert_eq!(merged["leakage"][0]["records"], 40);
+    assert_eq!(merged["verdict"]["sound"], false);
+    let problems = merged["verdict"]["problems"].to_string();
+    assert!(problems.contains("duplicates not known"), "{problems}");
+    assert_eq!(merged["merged"]["shards"], 3);
+    assert!(merged["merged"]["not_merged"][0]
+        .as_str()
+        .unwrap()
+        .starts_with("duplicates"));
+    assert!(whole_report.get("merged").is_none());
+    // The page says so too.
+    let page = dir.path().join("merged.html");
+    let mut args = vec!["merge", "-q", "-o", text(&page)];
+    args.extend(shard_reports.iter().map(|p| text(p)));
+    merge(&args);
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.contains("Merged from 3 shard reports: not known"));
+    // A shard audited otherwise is refused, naming it.
+    let graded = dir.path().join("graded.json");
+    let s0 = dir.path().join("s0.txt");
+    let _ = run(&["audit", text(&s0), "--grade", "-q", "--json", text(&graded)]);
+    let out = merge_output(&["merge", text(&shard_reports[1]), text(&graded)]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("audited alike"), "{err}");
 }

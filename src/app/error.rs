@@ -134,6 +134,8 @@ pub enum Usage {
     RecordIndexOfShard,
     /// `--report-line` into a Parquet file, which has no lines.
     ReportLineOfParquet,
+    /// `merge --histogram` of audit reports, which hold no latencies.
+    HistogramOfAudits,
 }
 
 impl std::fmt::Display for Usage {
@@ -182,6 +184,9 @@ impl std::fmt::Display for Usage {
             Usage::NeedsCsvOrNdjson(flag) => write!(
                 f,
                 "{flag} adds to CSV and NDJSON rows only; use --output-format csv or ndjson"
+            ),
+            Usage::HistogramOfAudits => f.write_str(
+                "--histogram: audit reports hold no latency histogram; merge them without it",
             ),
             Usage::ReportLineOfParquet => f.write_str(
                 "--report-line adds a line after the rows, and a Parquet file has no lines; \

@@ -5,6 +5,8 @@ use super::error::{render, AppError, ReportProblem};
 use crate::cli;
 use crate::pipeline::output;
 use crate::pipeline::output::Output;
+use crate::reports::audit::AuditReport;
+use crate::reports::audit_merge::merge_audits as merge_audits_of;
 use crate::reports::{write_hgrm, RunReport};
 use std::path::Path;
 use std::process::ExitCode;
@@ -43,6 +45,9 @@ pub(super) fn run_merge(args: &cli::MergeArgs) -> Result<ExitCode, AppError> {
                 problem: ReportProblem::Empty,
             });
         }
+        if reports.is_empty() && is_audit(jsons[0]) {
+            return merge_audits(args);
+        }
         for json in jsons {
             let report: RunReport = serde_json::from_str(json).map_err(|e| AppError::Report {
                 path: path.clone(),
@@ -64,6 +69,52 @@ pub(super) fn run_merge(args: &cli::MergeArgs) -> Result<ExitCode, AppError> {
     }
     if !args.quiet {
         let _ = report.write_summary(&mut std::io::stderr());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// True when `json` is an `audit` report (it has a verdict; a run's report has none).
+fn is_audit(json: &str) -> bool {
+    serde_json::from_str::<serde_json::Value>(json).is_ok_and(|v| v.get("verdict").is_some())
+}
+
+/// `merge` of `audit` reports of a file's shards: the numbers that add up exactly, as
+/// JSON (or the page, for `-o NAME.html`), naming those that do not.
+fn merge_audits(args: &cli::MergeArgs) -> Result<ExitCode, AppError> {
+    if args.histogram.is_some() {
+        return Err(crate::app::error::Usage::HistogramOfAudits.into());
+    }
+    let mut reports = Vec::with_capacity(args.reports.len());
+    for path in &args.reports {
+        let problem = |problem| AppError::Report {
+            path: path.clone(),
+            problem,
+        };
+        let text = std::fs::read_to_string(path).map_err(|e| problem(ReportProblem::Read(e)))?;
+        let report: AuditReport =
+            serde_json::from_str(&text).map_err(|e| problem(ReportProblem::NotReport(e)))?;
+        reports.push(report);
+    }
+    let mut merged = merge_audits_of(&reports).map_err(AppError::Merge)?;
+    merged.provenance.command_line = std::env::args().collect();
+    merged.provenance.made_at = crate::reports::audit::utc_now();
+    let page = args
+        .output
+        .as_deref()
+        .and_then(|p| p.extension())
+        .is_some_and(|e| e.eq_ignore_ascii_case("html"));
+    let bytes = if page {
+        merged.page().into_bytes()
+    } else {
+        let mut json = serde_json::to_vec_pretty(&merged).map_err(AppError::Encode)?;
+        json.push(b'\n');
+        json
+    };
+    let mut out = Output::open(args.output.as_deref())?;
+    out.write_all(&bytes)?;
+    out.finish()?;
+    if !args.quiet {
+        let _ = merged.write_summary(&mut std::io::stderr());
     }
     Ok(ExitCode::SUCCESS)
 }

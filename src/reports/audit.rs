@@ -34,6 +34,9 @@ pub struct AuditReport {
     pub leakage: Vec<Leak>,
     /// Histograms of the records.
     pub shape: Shape,
+    /// Set on a report merged from shards' reports: what could not be merged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub merged: Option<super::audit_merge::Merged>,
 }
 
 /// The verdict at the top of the page.
@@ -369,6 +372,19 @@ impl AuditReport {
     }
 
     fn duplicates_section(&self, h: &mut String) {
+        if let Some(m) = &self.merged {
+            let _ = write!(
+                h,
+                "<section><h2>Duplicates</h2><p>Merged from {} shard reports: not known. At \
+                 least {} records are redundant (within the shards).</p><ul>",
+                m.shards, m.redundant_at_least
+            );
+            for what in &m.not_merged {
+                let _ = write!(h, "<li>not merged: {}</li>", escape(what));
+            }
+            h.push_str("</ul></section>");
+            return;
+        }
         let d = &self.duplicates;
         let _ = write!(
             h,

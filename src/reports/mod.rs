@@ -2,6 +2,7 @@
 //! (human summary, JSON, HdrHistogram `.hgrm` text). Measuring code never formats.
 
 pub mod audit;
+pub mod audit_merge;
 pub mod bench;
 pub mod merge;
 pub mod plot;
