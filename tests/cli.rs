@@ -1279,3 +1279,17 @@ fn settings_are_refused_in_the_libraries_words() {
         assert!(out.stdout.is_empty(), "{args:?}");
     }
 }
+
+/// An output that cannot be made says why in words: a missing folder, or a folder that
+/// takes no new file (the system says "No such file or directory" for both).
+#[test]
+fn unwritable_outputs_say_why() {
+    let out = run(&["classify", "data/easy-50.txt", "-o", "/nonexistent-dir/x.csv"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("no such folder: /nonexistent-dir"), "{}", stderr(&out));
+    if std::path::Path::new("/proc/version").is_file() {
+        let out = run(&["classify", "data/easy-50.txt", "-o", "/proc/version"]);
+        assert_eq!(out.status.code(), Some(2));
+        assert!(stderr(&out).contains("/proc takes no new file"), "{}", stderr(&out));
+    }
+}

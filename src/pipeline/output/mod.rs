@@ -287,6 +287,7 @@ impl Output {
                         .write(true)
                         .create_new(true)
                         .open(&temp)
+                        .map_err(|e| temp_error(&dest, e))
                         .map_err(create_err(p))?;
                     register(&temp);
                     // A replaced file keeps its permissions.
@@ -641,6 +642,30 @@ pub fn remove_pending() {
             let _ = fs::remove_file(p);
         }
     }
+}
+
+/// Why the temporary file beside `dest` could not be made, in words: a folder that
+/// does not exist, or one that takes no new files (`/proc`, a read-only mount), which
+/// the system's own message ("No such file or directory") does not tell apart.
+fn temp_error(dest: &Path, e: io::Error) -> io::Error {
+    let folder = match dest.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    if !folder.is_dir() {
+        return io::Error::new(
+            e.kind(),
+            format!("no such folder: {}", folder.display()),
+        );
+    }
+    io::Error::new(
+        e.kind(),
+        format!(
+            "{} takes no new file (the output is written beside its name, then renamed \
+             into place): {e}",
+            folder.display()
+        ),
+    )
 }
 
 #[cfg(test)]
