@@ -1038,9 +1038,9 @@ fn show_and_bench_read_stdin_as_they_read_the_file() {
     let streamed = run_with_stdin(&["show", "-", "--line", "2", "--line", "7"], data.clone());
     assert!(streamed.status.success(), "{streamed:?}");
     assert_eq!(drawn.stdout, streamed.stdout);
-    // -q: the same drawings without the title lines.
+    // --no-titles: the same drawings without the title lines.
     let quiet = run_with_stdin(
-        &["show", "-", "-q", "--line", "2", "--line", "7"],
+        &["show", "-", "--no-titles", "--line", "2", "--line", "7"],
         data.clone(),
     );
     let text = String::from_utf8(drawn.stdout).unwrap();
@@ -1284,12 +1284,86 @@ fn settings_are_refused_in_the_libraries_words() {
 /// takes no new file (the system says "No such file or directory" for both).
 #[test]
 fn unwritable_outputs_say_why() {
-    let out = run(&["classify", "data/easy-50.txt", "-o", "/nonexistent-dir/x.csv"]);
+    let out = run(&[
+        "classify",
+        "data/easy-50.txt",
+        "-o",
+        "/nonexistent-dir/x.csv",
+    ]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("no such folder: /nonexistent-dir"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("no such folder: /nonexistent-dir"),
+        "{}",
+        stderr(&out)
+    );
     if std::path::Path::new("/proc/version").is_file() {
         let out = run(&["classify", "data/easy-50.txt", "-o", "/proc/version"]);
         assert_eq!(out.status.code(), Some(2));
-        assert!(stderr(&out).contains("/proc takes no new file"), "{}", stderr(&out));
+        assert!(
+            stderr(&out).contains("/proc takes no new file"),
+            "{}",
+            stderr(&out)
+        );
     }
+}
+
+/// `show --record N` picks records by number as `generate` numbers them; variant boards
+/// are drawn by the board options (and by their length), boxes ruled.
+#[test]
+fn show_picks_records_by_number_and_draws_boards() {
+    let hard = common::data("hard.txt");
+    let hard = hard.to_str().unwrap();
+    // hard.txt starts with comment lines: record 2 is not on line 2.
+    let by_record = run(&["show", hard, "--record", "2"]);
+    assert!(by_record.status.success(), "{}", stderr(&by_record));
+    let text = String::from_utf8(by_record.stdout).unwrap();
+    let line: u64 = text
+        .strip_prefix("line ")
+        .and_then(|t| t.split(':').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap();
+    assert!(line > 2, "{text}");
+    let by_line = run(&["show", hard, "--line", &line.to_string()]);
+    assert_eq!(String::from_utf8(by_line.stdout).unwrap(), text);
+    let beyond = run(&["show", hard, "--record", "501"]);
+    assert_eq!(beyond.status.code(), Some(2));
+    assert!(stderr(&beyond).contains("--record 501: the input holds 500 records"));
+    let both = run(&["show", hard, "--record", "1", "--line", "3"]);
+    assert_eq!(both.status.code(), Some(2));
+
+    for (file, args, side) in [
+        ("variants/solo-4x4.txt", &[][..], 4),
+        ("variants/solo-16x16.txt", &[][..], 16),
+        (
+            "variants/solo-diagonal-9x9.txt",
+            &["--variant", "diagonal"][..],
+            9,
+        ),
+    ] {
+        let path = common::data(file);
+        let mut all = vec!["show", path.to_str().unwrap()];
+        all.extend_from_slice(args);
+        let out = run(&all);
+        assert!(out.status.success(), "{file}: {}", stderr(&out));
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(text.starts_with("line 1: unique"), "{file}: {text}");
+        let rows: Vec<&str> = text
+            .lines()
+            .skip(1)
+            .filter(|l| !l.is_empty() && !l.starts_with('-'))
+            .collect();
+        assert_eq!(rows.len(), side, "{file}: {text}");
+        // Puzzle and solution side by side: side cells each, the solution full.
+        let solution = rows[0].split("    ").nth(1).unwrap();
+        assert_eq!(
+            solution.split_whitespace().filter(|c| *c != "|").count(),
+            side
+        );
+        assert!(!solution.contains('.'), "{file}: {text}");
+    }
+    // The diagonal rules change the answer of a diagonal puzzle read as classic.
+    let path = common::data("variants/solo-diagonal-9x9.txt");
+    let classic = run(&["show", path.to_str().unwrap()]);
+    let diagonal = run(&["show", path.to_str().unwrap(), "--variant", "diagonal"]);
+    assert_ne!(classic.stdout, diagonal.stdout);
 }

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::LayoutArgs;
+use super::{BoardArgs, LayoutArgs};
 
 /// Options of `show`.
 #[derive(Debug, Args)]
@@ -14,12 +14,20 @@ pub struct ShowArgs {
     /// Line of a record to show (repeat for more); default: the first record.
     #[arg(long = "line", value_name = "N")]
     pub lines: Vec<u64>,
+    /// Number of a record to show, counted from 1 in input order as `generate` numbers
+    /// the records it makes (repeat for more).
+    #[arg(long = "record", value_name = "N", conflicts_with = "lines")]
+    pub records: Vec<u64>,
     /// Format, column and delimiter.
     #[command(flatten)]
     pub layout: LayoutArgs,
+    /// Size, variant and symbols of variant boards.
+    #[command(flatten)]
+    pub boards: BoardArgs,
     /// Draw the grids only, without each record's line, status and grade above them.
-    #[arg(short, long)]
-    pub quiet: bool,
+    /// (`show` prints no summary, so it has no `-q`.)
+    #[arg(long)]
+    pub no_titles: bool,
     /// Draw the puzzles alone, without their solutions (spoiler-free, for printing).
     #[arg(long)]
     pub no_solution: bool,

@@ -7,9 +7,12 @@ use std::fmt::Write as _;
 
 use crate::jobs::Grade;
 use crate::pipeline::input::{for_each_record_of, Layout};
-use crate::pipeline::rows::{Reason, BAND_LINE};
-use crate::pipeline::Worker;
-use crate::values::grid::Grid;
+use crate::pipeline::parsed::Parsed;
+use crate::pipeline::rows::Reason;
+use crate::pipeline::{BoardSetup, Worker};
+use crate::values::board::{Board, Symbols};
+use crate::values::puzzle::Solution;
+use crate::values::rules::BoardRules;
 
 /// How to draw.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -22,11 +25,21 @@ pub struct Style {
     pub solution: bool,
 }
 
-/// A record picked for showing: its line and text as read.
+/// A record picked for showing: its line, what it reads as, and its text as read.
 struct Picked {
     line: u64,
-    puzzle: Result<Grid, crate::pipeline::input::RecordError>,
+    parsed: Parsed,
     raw: String,
+}
+
+/// Which records to show.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pick<'a> {
+    /// The records starting on these lines (the first record when empty).
+    Lines(&'a [u64]),
+    /// The records with these numbers, counted from 1 in input order (as `generate`
+    /// numbers the records it makes).
+    Records(&'a [u64]),
 }
 
 /// Errors of `show`.
@@ -38,6 +51,13 @@ pub enum ShowError {
         line: u64,
         /// Lines of the first and last records, if there are any.
         range: Option<(u64, u64)>,
+    },
+    /// No record has a number asked for.
+    NoNumber {
+        /// The number asked for.
+        record: u64,
+        /// How many records the input holds.
+        records: u64,
     },
 }
 
@@ -54,58 +74,66 @@ impl std::fmt::Display for ShowError {
                 f,
                 "--line {line}: no record starts on that line (records are on lines {a} to {b})"
             ),
+            ShowError::NoNumber { record, records } => write!(
+                f,
+                "--record {record}: the input holds {records} records (numbered from 1)"
+            ),
         }
     }
 }
 
 impl std::error::Error for ShowError {}
 
-/// Draws the records of `data` starting on `lines` (the first record when empty).
+/// Draws the records of `data` that `pick` names, read as variant boards by `rules`
+/// where they say so (and records of 16, 256 or 625 cells).
 pub fn show(
     data: &[u8],
     layout: &Layout,
-    lines: &[u64],
+    pick: Pick<'_>,
+    rules: &BoardRules,
     style: Style,
 ) -> Result<String, ShowError> {
+    let boards = BoardSetup::new(rules.clone());
     let mut picked: Vec<Picked> = Vec::new();
-    let (mut first, mut last) = (None, None);
+    let (mut first, mut last, mut records) = (None, None, 0u64);
     for_each_record_of(data, layout, |r| {
         first.get_or_insert(r.line);
         last = Some(r.line);
-        let wanted = if lines.is_empty() {
-            picked.is_empty()
-        } else {
-            lines.contains(&r.line)
+        records += 1;
+        let wanted = match pick {
+            Pick::Lines([]) => picked.is_empty(),
+            Pick::Lines(lines) => lines.contains(&r.line),
+            Pick::Records(numbers) => numbers.contains(&records),
         };
         if wanted {
             picked.push(Picked {
                 line: r.line,
-                puzzle: r.puzzle,
+                parsed: Parsed::of_record(&r, &boards),
                 raw: String::from_utf8_lossy(&r.raw[..r.raw.len().min(100)]).into_owned(),
             });
         }
     });
     let range = first.zip(last);
-    if lines.is_empty() && picked.is_empty() {
-        return Err(ShowError::NoRecord { line: 1, range });
-    }
-    if let Some(&line) = lines.iter().find(|l| !picked.iter().any(|p| p.line == **l)) {
-        return Err(ShowError::NoRecord { line, range });
+    match pick {
+        Pick::Lines([]) if picked.is_empty() => {
+            return Err(ShowError::NoRecord { line: 1, range });
+        }
+        Pick::Lines(lines) => {
+            if let Some(&line) = lines.iter().find(|l| !picked.iter().any(|p| p.line == **l)) {
+                return Err(ShowError::NoRecord { line, range });
+            }
+        }
+        Pick::Records(numbers) => {
+            if let Some(&record) = numbers.iter().find(|&&n| n == 0 || n > records) {
+                return Err(ShowError::NoNumber { record, records });
+            }
+        }
     }
     let job = Grade::new();
-    let mut worker = Worker::new(
-        &job,
-        crate::values::geometry::Variant::Classic,
-        crate::values::search::Budget::DEFAULT,
-    );
+    let mut worker = Worker::new(&job, rules.variant, crate::values::search::Budget::DEFAULT);
     let mut text = String::new();
-    let boards = crate::pipeline::BoardSetup::default();
     for p in &picked {
-        let puzzle = match &p.puzzle {
-            Ok(grid) => Ok(crate::values::puzzle::Puzzle::Grid(grid)),
-            Err(e) => Err(crate::pipeline::rows::Reason::Record(*e)),
-        };
-        let (answer, reason) = worker.answer(&job, puzzle, &boards);
+        let (answer, reason) = worker.answer(&job, p.parsed.puzzle(), &boards);
         let csv_column =
             (layout.format == crate::pipeline::input::Format::Csv).then_some(&*layout.puzzle_name);
         if style.titles {
@@ -144,18 +172,38 @@ pub fn show(
             }
             text.push('\n');
         }
-        match &p.puzzle {
-            Ok(puzzle) => draw(
+        let solution = |s: &Solution| match s {
+            Solution::Grid(g) => Board::from_grid(g),
+            Solution::Board(b) => *b,
+        };
+        let solution = answer
+            .solution
+            .as_ref()
+            .map(solution)
+            .filter(|_| style.solution);
+        match &p.parsed {
+            Parsed::Grid(grid) => draw(
                 &mut text,
-                puzzle,
-                answer
-                    .solution
-                    .as_ref()
-                    .and_then(crate::values::puzzle::Solution::grid)
-                    .filter(|_| style.solution),
+                &Board::from_grid(grid),
+                solution.as_ref(),
+                &Symbols::default_for(9),
                 style,
             ),
-            Err(_) => {
+            Parsed::Marks { singles, .. } => draw(
+                &mut text,
+                &Board::from_grid(singles),
+                solution.as_ref(),
+                &Symbols::default_for(9),
+                style,
+            ),
+            Parsed::Board(board) => draw(
+                &mut text,
+                board,
+                solution.as_ref(),
+                boards.symbols(board.side()),
+                style,
+            ),
+            Parsed::Bad(_) => {
                 let _ = writeln!(text, "  {}", p.raw);
             }
         }
@@ -177,29 +225,47 @@ fn paint(style: Style, code: &str, text: &str) -> String {
     }
 }
 
-/// The puzzle and its solution side by side; givens bold, filled digits in colour.
-fn draw(text: &mut String, puzzle: &Grid, solution: Option<&Grid>, style: Style) {
+/// The puzzle and its solution side by side, boxes ruled; givens bold, filled cells in
+/// colour.
+fn draw(
+    text: &mut String,
+    puzzle: &Board,
+    solution: Option<&Board>,
+    symbols: &Symbols,
+    style: Style,
+) {
+    let side = puzzle.side();
+    let boxed = (side as f64).sqrt() as usize;
     let gap = "    ";
-    let row = |grid: &Grid, r: usize, is_solution: bool| {
+    let row = |board: &Board, r: usize, is_solution: bool| {
         let mut line = String::new();
-        for c in 0..9 {
+        for c in 0..side {
             if c > 0 {
-                line.push_str(if c % 3 == 0 { " | " } else { " " });
+                line.push_str(if c % boxed == 0 { " | " } else { " " });
             }
-            let cell = r * 9 + c;
+            let cell = r * side + c;
             let given = puzzle.get(cell) != 0;
-            line.push_str(&match grid.get(cell) {
+            let symbol = (symbols.symbol(board.get(cell)) as char).to_string();
+            line.push_str(&match board.get(cell) {
                 0 => ".".to_string(),
-                d if given => paint(style, "1", &d.to_string()),
-                d if is_solution => paint(style, "36", &d.to_string()),
-                d => d.to_string(),
+                _ if given => paint(style, "1", &symbol),
+                _ if is_solution => paint(style, "36", &symbol),
+                _ => symbol,
             });
         }
         line
     };
-    let band = String::from_utf8_lossy(BAND_LINE);
-    for r in 0..9 {
-        if r == 3 || r == 6 {
+    // The rule between bands: as wide as a row, `+` under each box's `|`.
+    let band: String = {
+        let width = 2 * side - 1 + 2 * (side / boxed - 1);
+        let mut rule = vec!['-'; width];
+        for b in 1..side / boxed {
+            rule[b * (2 * boxed + 2) - 2] = '+';
+        }
+        rule.into_iter().collect()
+    };
+    for r in 0..side {
+        if r > 0 && r % boxed == 0 {
             text.push_str(&band);
             if solution.is_some() {
                 text.push_str(gap);

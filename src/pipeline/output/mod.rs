@@ -653,10 +653,7 @@ fn temp_error(dest: &Path, e: io::Error) -> io::Error {
         _ => Path::new("."),
     };
     if !folder.is_dir() {
-        return io::Error::new(
-            e.kind(),
-            format!("no such folder: {}", folder.display()),
-        );
+        return io::Error::new(e.kind(), format!("no such folder: {}", folder.display()));
     }
     io::Error::new(
         e.kind(),
