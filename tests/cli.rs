@@ -1367,3 +1367,73 @@ fn show_picks_records_by_number_and_draws_boards() {
     let diagonal = run(&["show", path.to_str().unwrap(), "--variant", "diagonal"]);
     assert_ne!(classic.stdout, diagonal.stdout);
 }
+
+/// Dataset commands draw a progress bar on a terminal (here a pseudo-terminal made by
+/// util-linux `script`), never with `--no-progress` or `-q`, and never into a pipe.
+#[test]
+fn dataset_commands_show_progress_on_a_terminal_only() {
+    let script = std::path::Path::new("/usr/bin/script");
+    if !script.exists() {
+        common::skipped(
+            "dataset_commands_show_progress_on_a_terminal_only: needs util-linux script",
+        );
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("corpus.txt");
+    let corpus = corpus.to_str().unwrap();
+    let made = run(&[
+        "corpus",
+        "--from",
+        "data/minimal.txt",
+        "--count",
+        "30000",
+        "--seed",
+        "2",
+        "-o",
+        corpus,
+        "-q",
+    ]);
+    assert!(made.status.success(), "{}", stderr(&made));
+    let bin = env!("CARGO_BIN_EXE_sudoku-batch");
+    let out = dir.path().join("out.txt");
+    let out = out.to_str().unwrap();
+    for (command, extra) in [
+        ("dedupe", format!("-o {out}")),
+        ("audit", String::new()),
+        ("split", format!("--test 0.2 --train-out {out} --test-out {out}.test")),
+        ("overlap", format!("{corpus} -o {out}")),
+    ] {
+        let on_terminal = |flags: &str| {
+            let line = format!("{bin} {command} {corpus} {extra} --threads 2 {flags}");
+            let o = std::process::Command::new(script)
+                .args(["-qec", &line, "/dev/null"])
+                .output()
+                .unwrap();
+            assert!(
+                o.status.success(),
+                "{line}: {}",
+                String::from_utf8_lossy(&o.stdout)
+            );
+            String::from_utf8_lossy(&o.stdout).into_owned()
+        };
+        let shown = on_terminal("");
+        assert!(
+            shown.contains("MiB") && shown.contains(command),
+            "{command}: {shown}"
+        );
+        for flags in ["--no-progress", "-q"] {
+            let hidden = on_terminal(flags);
+            assert!(!hidden.contains("MiB"), "{command} {flags}: {hidden}");
+        }
+        let mut args = vec![command, corpus];
+        let extra: Vec<&str> = extra.split_whitespace().collect();
+        args.extend(extra);
+        let piped = run(&args);
+        assert!(
+            !stderr(&piped).contains("MiB"),
+            "{command}: {}",
+            stderr(&piped)
+        );
+    }
+}

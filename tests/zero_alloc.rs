@@ -11,6 +11,7 @@ use std::sync::atomic::AtomicBool;
 use sudoku_batch::engines::Bitboards;
 use sudoku_batch::jobs::{Canon, Classify, Grade, Job, Minimize, Solve};
 use sudoku_batch::pipeline::input::{detect_layout, ColumnChoice, Layout as InputLayout};
+use sudoku_batch::pipeline::progress::Progress;
 use sudoku_batch::pipeline::rows::{kept_names, OutputFormat, RowWriter};
 use sudoku_batch::pipeline::{process_chunk, BoardSetup, Setup, Tally, Worker};
 use sudoku_batch::values::search::Budget;
@@ -698,6 +699,7 @@ fn dedupe_allocates_nothing_per_record() {
                 KeyBy::Canonical,
                 &mut Vec::new(),
                 None,
+                &Progress::hidden(),
             )
             .unwrap()
         });
@@ -709,6 +711,7 @@ fn dedupe_allocates_nothing_per_record() {
                     KeyBy::Canonical,
                     &mut out,
                     Some(&mut rows),
+                    &Progress::hidden(),
                 )
                 .unwrap();
                 assert_eq!(r.classes, 100);
@@ -734,10 +737,10 @@ fn audit_allocates_nothing_per_record() {
         let layout = detect_layout(bytes, None, &ColumnChoice::Auto).unwrap();
         let options = AuditOptions::default();
         // Warm-up: the thread pool's own first-use costs.
-        pool.install(|| audit(bytes, &layout, &[], &options));
+        pool.install(|| audit(bytes, &layout, &[], &options, &Progress::hidden()));
         pool.install(|| {
             allocations(|| {
-                let report = audit(bytes, &layout, &[], &options);
+                let report = audit(bytes, &layout, &[], &options, &Progress::hidden());
                 assert_eq!(report.duplicates.classes, 100);
             })
         })
@@ -764,11 +767,14 @@ fn split_allocates_nothing_per_record() {
             sudoku_batch::datasets::split::split(
                 bytes,
                 &layout,
-                KeyBy::Canonical,
-                0.3,
-                5,
+                sudoku_batch::datasets::split::SplitBy {
+                    by: KeyBy::Canonical,
+                    fraction: 0.3,
+                    seed: 5,
+                },
                 train,
                 test,
+                &Progress::hidden(),
             )
             .unwrap()
         };

@@ -31,6 +31,7 @@ use sudoku_batch::pipeline::input::{
     detect_layout_as, for_each_record_of, open, Choice, Format, HowToOpen, Layout,
 };
 use sudoku_batch::pipeline::output::Output;
+use sudoku_batch::pipeline::progress::Progress;
 use sudoku_batch::pipeline::rows::Reason;
 use sudoku_batch::pipeline::settings::{Asked, SettingsError};
 use sudoku_batch::pipeline::{self, BoardSetup, Worker};
@@ -396,7 +397,9 @@ fn audit_texts(
         ..AuditOptions::default()
     };
     let pool = pool(py, threads)?;
-    let mut report = py.allow_threads(|| pool.install(|| audit(&data, &layout, &named, &options)));
+    let mut report = py.allow_threads(|| {
+        pool.install(|| audit(&data, &layout, &named, &options, &Progress::hidden()))
+    });
     let p = &mut report.provenance;
     p.tool = format!("sudoku-batch {} (Python)", env!("CARGO_PKG_VERSION"));
     p.commit = COMMIT.to_string();

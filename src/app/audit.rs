@@ -9,7 +9,7 @@ use sha2::{Digest, Sha256};
 
 use crate::reports::audit::hex;
 
-use super::config::{given, pool};
+use super::config::{dataset_progress, given, pool};
 use super::error::{AppError, EXIT_NOT_UNIQUE};
 use super::inputs::{read_dataset, read_input};
 use super::outputs::{write_json_report, written_error};
@@ -44,8 +44,11 @@ pub(super) fn run_audit(args: &AuditArgs) -> Result<ExitCode, AppError> {
         .iter()
         .map(|(p, d, l)| (p.display().to_string(), d.bytes(), l.clone()))
         .collect();
-    let mut report =
-        pool(args.input.threads)?.install(|| audit(bytes.bytes(), &layout, &named, &options));
+    let total = bytes.bytes().len() as u64 + named.iter().map(|n| n.1.len() as u64).sum::<u64>();
+    let progress = dataset_progress(total, "audit", args.quiet, args.no_progress);
+    let mut report = pool(args.input.threads)?
+        .install(|| audit(bytes.bytes(), &layout, &named, &options, &progress));
+    progress.finish();
     bytes.check_unchanged(&args.input.input)?;
     let p = &mut report.provenance;
     p.tool = format!("sudoku-batch {}", env!("CARGO_PKG_VERSION"));

@@ -8,6 +8,7 @@ use crate::jobs::Job;
 use crate::pipeline::input::Choice;
 use crate::pipeline::output::name::Named;
 use crate::pipeline::output::Encoding;
+use crate::pipeline::progress::{Progress, Unit};
 use crate::pipeline::rows::OutputFormat;
 use crate::pipeline::settings::Asked;
 use crate::reports::StatusSet;
@@ -53,6 +54,13 @@ pub(super) fn default_threads() -> usize {
 /// A progress bar only for a person watching: stderr a terminal, not asked away.
 pub(super) fn show_progress(out: &OutputArgs) -> bool {
     !out.quiet && !out.no_progress && std::io::stderr().is_terminal()
+}
+
+/// A progress bar over `total` input bytes for a dataset command, drawn only for a
+/// person watching (stderr a terminal, neither `-q` nor `--no-progress`).
+pub(super) fn dataset_progress(total: u64, what: &str, quiet: bool, no_progress: bool) -> Progress {
+    let shown = !quiet && !no_progress && std::io::stderr().is_terminal();
+    Progress::new(total, Unit::Bytes, what, shown)
 }
 
 /// Writes the report and histogram files asked for, and the summary on stderr.

@@ -1,10 +1,11 @@
 //! The dataset commands (`dedupe`, `split`, `overlap`): records grouped by class.
 
-use super::config::{check_copy_output, given, key_by, layout_choice, pool};
+use super::config::{check_copy_output, dataset_progress, given, key_by, layout_choice, pool};
 use super::error::{AppError, Usage, EXIT_NOT_UNIQUE};
 use super::inputs::{read_dataset, read_input};
 use super::outputs::{write_json_report, written_error, CopyOutput};
 use crate::cli;
+use crate::datasets::split::SplitBy;
 use crate::pipeline::input;
 use crate::pipeline::input::is_stdin;
 use crate::pipeline::output;
@@ -29,6 +30,12 @@ pub(super) fn run_dedupe(args: &cli::DedupeArgs) -> Result<ExitCode, AppError> {
         .map(|p| Output::open(Some(p)))
         .transpose()?;
     let pool = pool(args.input.threads)?;
+    let progress = dataset_progress(
+        bytes.bytes().len() as u64,
+        "dedupe",
+        args.quiet,
+        args.no_progress,
+    );
     let mut report = pool
         .install(|| {
             crate::datasets::dedupe::dedupe(
@@ -37,9 +44,11 @@ pub(super) fn run_dedupe(args: &cli::DedupeArgs) -> Result<ExitCode, AppError> {
                 key_by(args.by),
                 &mut out,
                 rows.as_mut().map(|r| r as &mut dyn Write),
+                &progress,
             )
         })
         .map_err(|e| written_error(args.output.as_deref(), e))?;
+    progress.finish();
     report.input = args.input.input.display().to_string();
     bytes.check_unchanged(&args.input.input)?;
     report.wall_seconds += out.finish_timed(args.output.as_deref())?;
@@ -84,24 +93,33 @@ pub(super) fn run_split(args: &cli::SplitArgs) -> Result<ExitCode, AppError> {
     let mut train = CopyOutput::open(Some(&train_path), &layout)?;
     let mut test = CopyOutput::open(Some(&test_path), &layout)?;
     let pool = pool(args.input.threads)?;
-    let mut report = pool
-        .install(|| {
-            crate::datasets::split::split(
-                bytes.bytes(),
-                &layout,
-                key_by(args.by),
-                args.fraction,
-                args.seed,
-                &mut train,
-                &mut test,
-            )
-        })
-        .map_err(|e| match e {
-            crate::datasets::split::SplitError::Write { test, source } => {
-                written_error(Some(if test { &test_path } else { &train_path }), source)
-            }
-            other => AppError::Split(other),
-        })?;
+    let progress = dataset_progress(
+        bytes.bytes().len() as u64,
+        "split",
+        args.quiet,
+        args.no_progress,
+    );
+    let report = pool.install(|| {
+        crate::datasets::split::split(
+            bytes.bytes(),
+            &layout,
+            SplitBy {
+                by: key_by(args.by),
+                fraction: args.fraction,
+                seed: args.seed,
+            },
+            &mut train,
+            &mut test,
+            &progress,
+        )
+    });
+    progress.finish();
+    let mut report = report.map_err(|e| match e {
+        crate::datasets::split::SplitError::Write { test, source } => {
+            written_error(Some(if test { &test_path } else { &train_path }), source)
+        }
+        other => AppError::Split(other),
+    })?;
     report.input = input.display().to_string();
     bytes.check_unchanged(input)?;
     report.wall_seconds += train.finish_timed(Some(&train_path))?;
@@ -135,16 +153,19 @@ pub(super) fn run_overlap(args: &cli::OverlapArgs) -> Result<ExitCode, AppError>
     let test_layout = input::detect_layout_as(test.bytes(), &choice)?;
     let mut out = Output::open(args.output.as_deref())?;
     let pool = pool(args.threads)?;
-    let mut report = pool
-        .install(|| {
-            crate::datasets::dedupe::overlap(
-                (train.bytes(), &train_layout),
-                (test.bytes(), &test_layout),
-                key_by(args.by),
-                &mut out,
-            )
-        })
-        .map_err(|e| written_error(args.output.as_deref(), e))?;
+    let total = (train.bytes().len() + test.bytes().len()) as u64;
+    let progress = dataset_progress(total, "overlap", args.quiet, args.no_progress);
+    let report = pool.install(|| {
+        crate::datasets::dedupe::overlap(
+            (train.bytes(), &train_layout),
+            (test.bytes(), &test_layout),
+            key_by(args.by),
+            &mut out,
+            &progress,
+        )
+    });
+    progress.finish();
+    let mut report = report.map_err(|e| written_error(args.output.as_deref(), e))?;
     report.train = args.train.display().to_string();
     report.test = args.test.display().to_string();
     report.wall_seconds += out.finish_timed()?;

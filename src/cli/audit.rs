@@ -32,9 +32,12 @@ pub struct AuditArgs {
     /// repeated or leaked, every given solution its puzzle's.
     #[arg(long)]
     pub require_sound: bool,
-    /// Print no summary on stderr.
+    /// Print no summary on stderr (and no progress bar).
     #[arg(short, long)]
     pub quiet: bool,
+    /// Never show a progress bar (one is drawn on a terminal only).
+    #[arg(long)]
+    pub no_progress: bool,
     /// Rating options (with --grade).
     #[command(flatten)]
     pub rating: RatingArgs,

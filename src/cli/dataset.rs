@@ -34,9 +34,12 @@ pub struct DedupeArgs {
     /// Write a JSON summary (records, classes, duplicates, largest classes) here.
     #[arg(long, value_name = "FILE.json")]
     pub report: Option<PathBuf>,
-    /// Print no summary on stderr.
+    /// Print no summary on stderr (and no progress bar).
     #[arg(short, long)]
     pub quiet: bool,
+    /// Never show a progress bar (one is drawn on a terminal only).
+    #[arg(long)]
+    pub no_progress: bool,
 }
 /// Options of `overlap`.
 #[derive(Debug, Args)]
@@ -64,9 +67,12 @@ pub struct OverlapArgs {
     /// Exit with status 1 when a test record has an equivalent in the training set.
     #[arg(long)]
     pub require_disjoint: bool,
-    /// Print no summary on stderr.
+    /// Print no summary on stderr (and no progress bar).
     #[arg(short, long)]
     pub quiet: bool,
+    /// Never show a progress bar (one is drawn on a terminal only).
+    #[arg(long)]
+    pub no_progress: bool,
 }
 /// Options of `split`.
 #[derive(Debug, Args)]
@@ -94,7 +100,10 @@ pub struct SplitArgs {
     /// Write a JSON summary (records and classes on each side) here.
     #[arg(long, value_name = "FILE.json")]
     pub report: Option<PathBuf>,
-    /// Print no summary on stderr.
+    /// Print no summary on stderr (and no progress bar).
     #[arg(short, long)]
     pub quiet: bool,
+    /// Never show a progress bar (one is drawn on a terminal only).
+    #[arg(long)]
+    pub no_progress: bool,
 }

@@ -11,12 +11,13 @@ use std::collections::{BTreeMap, HashMap};
 
 use rayon::prelude::*;
 
-use crate::datasets::classes::{for_each_keyed, Key, KeyBy};
+use crate::datasets::classes::{for_each_keyed_shown, Key, KeyBy};
 use crate::engines::canon::Canonicalizer;
 use crate::engines::explainer::{Rater, Rules};
 use crate::engines::{Bitboards, Engine};
 use crate::jobs::{is_minimal, Graded};
 use crate::pipeline::input::{for_each_record_of, Layout, RecordError};
+use crate::pipeline::progress::Progress;
 use crate::pipeline::rows::Reason;
 use crate::reports::audit::{AuditReport, Group, Leak, Minimality, FIRST_LINES};
 use crate::values::geometry::Variant;
@@ -75,6 +76,7 @@ pub fn audit(
     layout: &Layout,
     against: &[(String, &[u8], Layout)],
     options: &AuditOptions,
+    progress: &Progress,
 ) -> AuditReport {
     let threads = rayon::current_num_threads().max(1);
     let mut tools: Vec<Tools> = (0..threads)
@@ -117,7 +119,9 @@ pub fn audit(
             tally.add(record, *fact);
         }
     };
+    let mut done = 0usize;
     for_each_record_of(data, layout, |r| {
+        done = (r.raw.as_ptr() as usize).saturating_sub(data.as_ptr() as usize);
         batch.push(Pending {
             line: r.line,
             text_key: Key::first(r.puzzle.as_ref().ok(), r.raw, KeyBy::Text),
@@ -126,12 +130,20 @@ pub fn audit(
         });
         if batch.len() == BATCH {
             flush(&mut batch, &mut tally);
+            progress.set(done as u64);
         }
     });
     flush(&mut batch, &mut tally);
+    let mut base = data.len() as u64;
+    progress.set(base);
     let leakage = against
         .iter()
-        .map(|(name, data, layout)| tally.leak(name, data, layout))
+        .map(|(name, data, layout)| {
+            progress.say(&format!("leakage into {name}"));
+            let leak = tally.leak(name, data, layout, &progress.from(base));
+            base += data.len() as u64;
+            leak
+        })
         .collect();
     let mut report = tally.report();
     report.leakage = leakage;
@@ -306,9 +318,9 @@ impl Tally {
     }
 
     /// How many of this file's classes `data` holds, with the first lines on both sides.
-    fn leak(&self, name: &str, data: &[u8], layout: &Layout) -> Leak {
+    fn leak(&self, name: &str, data: &[u8], layout: &Layout, progress: &Progress) -> Leak {
         let mut found: HashMap<[u8; 41], u64> = HashMap::new();
-        for_each_keyed(data, layout, KeyBy::Canonical, |k| {
+        for_each_keyed_shown(data, layout, KeyBy::Canonical, progress, |k| {
             if let (Some(_), Key::Cells(cells)) = (k.puzzle, k.key) {
                 if self.classes.contains_key(cells) {
                     found.entry(*cells).or_insert(k.line);

@@ -18,6 +18,8 @@ use std::ops::Range;
 
 use rayon::prelude::*;
 
+use crate::pipeline::progress::Progress;
+
 use crate::engines::canon::Canonicalizer;
 use crate::pipeline::input::{for_each_record_of, Layout};
 use crate::values::grid::{Grid, CELLS};
@@ -104,7 +106,19 @@ const BATCH: usize = 1 << 14;
 
 /// Calls `each` for every record of `data` (read with `layout`), in input order, with
 /// its key by `by`; canonical forms are computed on the current rayon pool.
-pub fn for_each_keyed<F: FnMut(Keyed<'_>)>(data: &[u8], layout: &Layout, by: KeyBy, mut each: F) {
+pub fn for_each_keyed<F: FnMut(Keyed<'_>)>(data: &[u8], layout: &Layout, by: KeyBy, each: F) {
+    for_each_keyed_shown(data, layout, by, &Progress::hidden(), each)
+}
+
+/// [`for_each_keyed`] moving `progress` over `data`'s bytes, a batch at a time.
+pub fn for_each_keyed_shown<F: FnMut(Keyed<'_>)>(
+    data: &[u8],
+    layout: &Layout,
+    by: KeyBy,
+    progress: &Progress,
+    mut each: F,
+) {
+    let done = std::cell::Cell::new(0usize);
     let threads = rayon::current_num_threads().max(1);
     let mut canons: Vec<Canonicalizer> = (0..threads).map(|_| Canonicalizer::new()).collect();
     let mut lines = LineStarts::new(data);
@@ -118,6 +132,7 @@ pub fn for_each_keyed<F: FnMut(Keyed<'_>)>(data: &[u8], layout: &Layout, by: Key
     let mut hand_on = |next: Option<(u64, Option<Grid>, Key)>, each: &mut F| {
         if let Some((line, puzzle, key)) = std::mem::replace(&mut pending, next) {
             let span = lines.record_span(line, pending.as_ref().map(|p| p.0));
+            done.set(span.end);
             each(Keyed {
                 line,
                 span,
@@ -134,6 +149,7 @@ pub fn for_each_keyed<F: FnMut(Keyed<'_>)>(data: &[u8], layout: &Layout, by: Key
         for ((line, puzzle), key) in batch.drain(..).zip(keys.drain(..)) {
             hand_on(Some((line, puzzle, key)), each);
         }
+        progress.set(done.get() as u64);
     };
     for_each_record_of(data, layout, |r| {
         keys.push(Key::first(r.puzzle.as_ref().ok(), r.raw, by));
@@ -144,6 +160,7 @@ pub fn for_each_keyed<F: FnMut(Keyed<'_>)>(data: &[u8], layout: &Layout, by: Key
     });
     flush(&mut batch, &mut keys, &mut each);
     hand_on(None, &mut each);
+    progress.set(data.len() as u64);
 }
 
 /// Calls `each` for every record of `data` (read with `layout`), in input order, with

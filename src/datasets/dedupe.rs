@@ -5,8 +5,9 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
-use crate::datasets::classes::{for_each_keyed, Class, Classes, KeyBy};
+use crate::datasets::classes::{for_each_keyed_shown, Class, Classes, KeyBy};
 use crate::pipeline::input::Layout;
+use crate::pipeline::progress::Progress;
 
 /// How many of the largest classes a report lists.
 pub const LARGEST: usize = 10;
@@ -69,6 +70,7 @@ pub fn dedupe(
     by: KeyBy,
     out: &mut dyn Write,
     mut rows: Option<&mut dyn Write>,
+    progress: &Progress,
 ) -> io::Result<DedupeReport> {
     let start = std::time::Instant::now();
     let mut classes = Classes::default();
@@ -79,7 +81,7 @@ pub fn dedupe(
     if let Some(rows) = rows.as_deref_mut() {
         rows.write_all(b"line,duplicate_of\n")?;
     }
-    for_each_keyed(data, layout, by, |r| {
+    for_each_keyed_shown(data, layout, by, progress, |r| {
         if failed.is_some() {
             return;
         }
@@ -224,10 +226,11 @@ pub fn overlap(
     test: (&[u8], &Layout),
     by: KeyBy,
     rows: &mut dyn Write,
+    progress: &Progress,
 ) -> io::Result<OverlapReport> {
     let start = std::time::Instant::now();
     let mut known = Classes::default();
-    for_each_keyed(train.0, train.1, by, |r| {
+    for_each_keyed_shown(train.0, train.1, by, progress, |r| {
         known.add(r.key, r.line);
     });
     let mut seen = Classes::default();
@@ -235,7 +238,8 @@ pub fn overlap(
     let mut failed: Option<io::Error> = None;
     let mut buf = Vec::new();
     rows.write_all(b"line,train_line,test_duplicate_of\n")?;
-    for_each_keyed(test.0, test.1, by, |r| {
+    let after_train = progress.from(train.0.len() as u64);
+    for_each_keyed_shown(test.0, test.1, by, &after_train, |r| {
         let in_train = known.get(r.key).map(|c| c.first);
         let earlier = seen.add(r.key, r.line);
         if in_train.is_some() {

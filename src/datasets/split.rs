@@ -17,9 +17,10 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
-use crate::datasets::classes::{for_each_keyed, for_each_span, Key, KeyBy};
+use crate::datasets::classes::{for_each_keyed_shown, for_each_span, Key, KeyBy};
 use crate::datasets::dedupe::by_name;
 use crate::pipeline::input::Layout;
+use crate::pipeline::progress::Progress;
 
 /// What `split` did.
 #[derive(Clone, Debug, Serialize)]
@@ -100,18 +101,29 @@ fn put(w: &mut dyn Write, bytes: &[u8], test: bool) -> Result<(), SplitError> {
         .map_err(|source| SplitError::Write { test, source })
 }
 
+/// How a split is drawn.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SplitBy {
+    /// What makes records one class (kept whole on one side).
+    pub by: KeyBy,
+    /// About this share of the records goes to the test side.
+    pub fraction: f64,
+    /// The seed of the draw (the same seed, the same split).
+    pub seed: u64,
+}
+
 /// Splits the records of `data` (read with `layout`) into `train` and `test`, each
 /// after the bytes that come before the first record (a CSV header, comments), with
-/// about `fraction` of the records, by whole classes of `by`, on the test side.
+/// about `how.fraction` of the records, by whole classes of `how.by`, on the test side.
 pub fn split(
     data: &[u8],
     layout: &Layout,
-    by: KeyBy,
-    fraction: f64,
-    seed: u64,
+    how: SplitBy,
     train: &mut dyn Write,
     test: &mut dyn Write,
+    progress: &Progress,
 ) -> Result<SplitReport, SplitError> {
+    let SplitBy { by, fraction, seed } = how;
     check_fraction(fraction)?;
     let start = std::time::Instant::now();
     // Pass 1: each record's class number; each class's rank and size.
@@ -119,7 +131,7 @@ pub fn split(
     let mut classes: Vec<(u64, u64)> = Vec::new();
     let mut of_record: Vec<u32> = Vec::new();
     let (mut malformed, mut too_many) = (0u64, false);
-    for_each_keyed(data, layout, by, |r| {
+    for_each_keyed_shown(data, layout, by, progress, |r| {
         malformed += u64::from(r.puzzle.is_none());
         let number = match numbers.get(r.key) {
             Some(&n) => n,

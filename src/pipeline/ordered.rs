@@ -5,8 +5,9 @@ use std::collections::BTreeMap;
 use std::fs::File;
 use std::io;
 
+use super::progress::{Progress, Unit};
 use super::worker::Tally;
-use super::{ProgressUnit, RunError};
+use super::RunError;
 use crate::pipeline::input::CHUNK_BYTES;
 use crate::pipeline::output::Output;
 use crate::pipeline::rows::{RowWriter, Slot};
@@ -40,7 +41,7 @@ pub(super) struct OrderedWriter<'o> {
     rows_writer: &'o RowWriter,
     /// A chunk's rows with their record numbers put in, reused.
     numbered: Vec<u8>,
-    progress: Option<indicatif::ProgressBar>,
+    progress: Progress,
     /// Results that arrived before the chunks ahead of them.
     pending: BTreeMap<u64, Done>,
     /// Index of the next chunk to write.
@@ -68,14 +69,16 @@ impl<'o> OrderedWriter<'o> {
     pub fn new(
         output: &'o mut Output,
         rows_writer: &'o RowWriter,
-        progress: Option<(u64, ProgressUnit)>,
+        progress: Option<(u64, Unit)>,
         positional: Option<(&'o File, u64)>,
     ) -> Self {
         OrderedWriter {
             output,
             rows_writer,
             numbered: Vec::new(),
-            progress: progress.map(|(total, unit)| progress_bar(total, unit)),
+            progress: progress.map_or_else(Progress::hidden, |(total, unit)| {
+                Progress::new(total, unit, "", true)
+            }),
             pending: BTreeMap::new(),
             next: 0,
             spare: Vec::new(),
@@ -124,9 +127,9 @@ impl<'o> OrderedWriter<'o> {
             self.rows += done.lines;
             self.records += done.tally.counts.total();
             self.tally.merge(&done.tally);
-            if let Some(bar) = &self.progress {
-                bar.inc(done.amount);
-                bar.set_message(format!("{} records", self.records));
+            if self.progress.is_shown() {
+                self.progress.advance(done.amount);
+                self.progress.say(&format!("{} records", self.records));
             }
             if let Some(mut buf) = written {
                 buf.clear();
@@ -181,9 +184,7 @@ impl<'o> OrderedWriter<'o> {
 
     /// Clears the progress bar at the end of the run.
     pub fn finish_progress(&self) {
-        if let Some(bar) = &self.progress {
-            bar.finish_and_clear();
-        }
+        self.progress.finish();
     }
 }
 
@@ -202,19 +203,4 @@ pub(super) fn write_at(file: &File, bytes: &[u8], at: u64) -> io::Result<()> {
         let _ = (file, bytes, at);
         Err(io::Error::from(io::ErrorKind::Unsupported))
     }
-}
-
-fn progress_bar(total: u64, unit: ProgressUnit) -> indicatif::ProgressBar {
-    let bar = indicatif::ProgressBar::with_draw_target(
-        Some(total),
-        indicatif::ProgressDrawTarget::stderr(),
-    );
-    let template = match unit {
-        ProgressUnit::Bytes => "{bar:40} {bytes}/{total_bytes} {msg} {bytes_per_sec} eta {eta}",
-        ProgressUnit::Records => "{bar:40} {pos}/{len} records {per_sec} eta {eta}",
-    };
-    if let Ok(style) = indicatif::ProgressStyle::with_template(template) {
-        bar.set_style(style);
-    }
-    bar
 }

@@ -25,6 +25,7 @@ use crate::engines::explainer::{Rater, Rules};
 use crate::pipeline::input::compressed;
 use crate::pipeline::input::compressed::Compression;
 use crate::pipeline::input::detect_layout_as;
+use crate::pipeline::progress::Progress;
 use crate::pipeline::settings::Asked;
 use crate::reports::audit::{sha256_hex, utc_now, InputFacts, COMMIT};
 
@@ -110,7 +111,7 @@ pub(super) async fn audit(
         let data = decoded(&sent, encoding, limit)?;
         let layout =
             detect_layout_as(&data, &choice).map_err(|e| ApiError::BadInput(e.to_string()))?;
-        let mut report = audit_records(&data, &layout, &[], &options);
+        let mut report = audit_records(&data, &layout, &[], &options, &Progress::hidden());
         let p = &mut report.provenance;
         p.tool = format!("sudoku-batch {} (HTTP)", env!("CARGO_PKG_VERSION"));
         p.commit = COMMIT.to_string();
