@@ -1401,7 +1401,10 @@ fn dataset_commands_show_progress_on_a_terminal_only() {
     for (command, extra) in [
         ("dedupe", format!("-o {out}")),
         ("audit", String::new()),
-        ("split", format!("--test 0.2 --train-out {out} --test-out {out}.test")),
+        (
+            "split",
+            format!("--test 0.2 --train-out {out} --test-out {out}.test"),
+        ),
         ("overlap", format!("{corpus} -o {out}")),
     ] {
         let on_terminal = |flags: &str| {
@@ -1436,4 +1439,48 @@ fn dataset_commands_show_progress_on_a_terminal_only() {
             stderr(&piped)
         );
     }
+}
+
+/// Help says what the output holds: `bench --markdown`'s columns are the table's, and
+/// `generate`'s `--size` default is what it makes.
+#[test]
+fn help_statements_hold() {
+    let help = String::from_utf8(run(&["bench", "--help"]).stdout).unwrap();
+    let said: String = help
+        .split("--markdown")
+        .nth(1)
+        .and_then(|t| t.split('(').nth(1))
+        .and_then(|t| t.split(')').next())
+        .unwrap()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    let table = run(&[
+        "bench",
+        "data/easy-50.txt",
+        "--rounds",
+        "1",
+        "--warmup",
+        "0",
+        "--threads",
+        "1",
+        "--markdown",
+        "-q",
+    ]);
+    let header = String::from_utf8(table.stdout).unwrap();
+    let columns: Vec<&str> = header
+        .lines()
+        .next()
+        .unwrap()
+        .split('|')
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+        .collect();
+    assert_eq!(said, columns.join(", "), "bench --help says other columns");
+
+    let help = String::from_utf8(run(&["generate", "--help"]).stdout).unwrap();
+    assert!(help.contains("(default: 9)"), "{help}");
+    let made = run(&["generate", "--count", "1", "--output-format", "pairs"]);
+    let line = String::from_utf8(made.stdout).unwrap();
+    assert_eq!(line.split_whitespace().next().unwrap().len(), 81);
 }

@@ -68,8 +68,9 @@ pub struct BenchArgs {
     /// percentiles per thread count as an SVG chart.
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<PathBuf>,
-    /// Print markdown table rows (dataset, records, mode, threads, puzzles/s, us/puzzle
-    /// p50/p99, guesses/puzzle) instead of the readable table.
+    /// Print a markdown table (dataset, records, mode, threads, puzzles/s, speedup,
+    /// us/puzzle p50, us/puzzle p99, guesses/puzzle, no guess) instead of the readable
+    /// table.
     #[arg(long)]
     pub markdown: bool,
 }

@@ -6,6 +6,8 @@ use super::{BoardArgs, EngineArg, OutputArgs, OutputFormatArg};
 
 /// Options of `generate`.
 #[derive(Debug, Args)]
+#[command(mut_arg("size", |a| a.help("Side of every board to make: 4, 9, 16 or 25 (default: 9)")
+    .long_help(None)))]
 pub struct GenerateArgs {
     /// Puzzles to make.
     #[arg(long, value_name = "N", value_parser = positive)]
