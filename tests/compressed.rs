@@ -149,6 +149,58 @@ fn zip_archives_with_several_files_need_member() {
     let out = sudoku_batch(&["classify", s(&path), "--member", "nope"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no member \"nope\""));
+    // Every command that reads a file takes --member: show, bench and overlap (one a
+    // side) read the member as they read the file itself.
+    let easy_path = common::data("easy-50.txt");
+    let easy_file = s(&easy_path);
+    let from_zip = sudoku_batch(&["show", s(&path), "--member", "easy50.txt", "--line", "3"]);
+    assert!(
+        from_zip.status.success(),
+        "{}",
+        String::from_utf8_lossy(&from_zip.stderr)
+    );
+    assert!(from_zip.stdout == common::stdout_of(&["show", easy_file, "--line", "3"]));
+    let bench = sudoku_batch(&[
+        "bench",
+        s(&path),
+        "--member",
+        "easy50.txt",
+        "--rounds",
+        "1",
+        "--warmup",
+        "0",
+        "--threads",
+        "1",
+        "--markdown",
+        "-q",
+    ]);
+    assert!(
+        bench.status.success(),
+        "{}",
+        String::from_utf8_lossy(&bench.stderr)
+    );
+    assert!(String::from_utf8_lossy(&bench.stdout).contains("| 50 |"));
+    let rows = |train_member: &str| {
+        sudoku_batch(&[
+            "overlap",
+            s(&path),
+            s(&path),
+            "--train-member",
+            train_member,
+            "--test-member",
+            "easy50.txt",
+            "-q",
+        ])
+    };
+    let same = rows("easy50.txt");
+    assert!(
+        same.status.success(),
+        "{}",
+        String::from_utf8_lossy(&same.stderr)
+    );
+    assert!(same.stdout == common::stdout_of(&["overlap", easy_file, easy_file, "-q"]));
+    let other = rows("top95.txt");
+    assert!(other.stdout != same.stdout);
 }
 
 #[test]

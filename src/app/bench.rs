@@ -24,7 +24,7 @@ pub(super) fn run_bench(args: &cli::BenchArgs) -> Result<ExitCode, AppError> {
     ]);
     output::check_outputs(&[(&args.input, "the input")], &outputs)?;
     let rules = board_rules(&args.boards)?;
-    let loaded = load_puzzles(&args.input, &args.layout, &rules)?;
+    let loaded = load_puzzles(&args.input, args.member.as_deref(), &args.layout, &rules)?;
     let boards = !loaded.boards.is_empty();
     let mode = args.mode;
     let mut threads: Vec<usize> = args.threads.iter().map(|&t| usize::from(t)).collect();

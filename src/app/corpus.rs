@@ -16,7 +16,7 @@ pub(super) fn run_corpus(args: &cli::CorpusArgs) -> Result<ExitCode, AppError> {
         output::check_outputs(&[(source, "the input")], &[(out, "-o")])?;
     }
     check_copy_output(args.output.as_deref())?;
-    let loaded = load_puzzles(source, &args.layout, &BoardRules::default())?;
+    let loaded = load_puzzles(source, None, &args.layout, &BoardRules::default())?;
     if loaded.puzzles.is_empty() {
         return Err(AppError::NoPuzzles {
             path: source.to_path_buf(),

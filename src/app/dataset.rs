@@ -146,8 +146,8 @@ pub(super) fn run_overlap(args: &cli::OverlapArgs) -> Result<ExitCode, AppError>
         &outputs,
     )?;
     check_copy_output(args.output.as_deref())?;
-    let train = read_input(&args.train, false, None)?;
-    let test = read_input(&args.test, false, None)?;
+    let train = read_input(&args.train, false, args.train_member.as_deref())?;
+    let test = read_input(&args.test, false, args.test_member.as_deref())?;
     let choice = layout_choice(&args.layout)?;
     let train_layout = input::detect_layout_as(train.bytes(), &choice)?;
     let test_layout = input::detect_layout_as(test.bytes(), &choice)?;

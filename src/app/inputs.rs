@@ -31,11 +31,12 @@ pub(super) fn open_input(
 
 pub(super) fn load_puzzles(
     path: &Path,
+    member: Option<&str>,
     layout: &LayoutArgs,
     rules: &BoardRules,
 ) -> Result<crate::datasets::bench::Loaded, AppError> {
     // Records are loaded once and reused: a stream is read whole, as a file is mapped.
-    let bytes = read_input(path, false, None)?;
+    let bytes = read_input(path, false, member)?;
     let layout = input::detect_layout_as(bytes.bytes(), &layout_choice(layout)?)?;
     let loaded = crate::datasets::bench::load(bytes.bytes(), &layout, rules);
     bytes.check_unchanged(path)?;

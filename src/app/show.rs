@@ -11,7 +11,7 @@ use std::io::IsTerminal;
 use std::process::ExitCode;
 
 pub(super) fn run_show(args: &cli::ShowArgs) -> Result<ExitCode, AppError> {
-    let bytes = read_input(&args.input, false, None)?;
+    let bytes = read_input(&args.input, false, args.member.as_deref())?;
     let layout = input::detect_layout_as(bytes.bytes(), &layout_choice(&args.layout)?)?;
     let color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
     let rules = board_rules(&args.boards)?;

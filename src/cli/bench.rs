@@ -34,6 +34,9 @@ pub struct BenchArgs {
     pub quiet: bool,
     /// Input file, or `-` for stdin (read whole: records are loaded once and reused).
     pub input: PathBuf,
+    /// The member of a zip archive to read (default: its only file).
+    #[arg(long, value_name = "NAME")]
+    pub member: Option<String>,
     /// What to time.
     #[arg(long, value_enum, default_value_t = BenchMode::Count)]
     pub mode: BenchMode,

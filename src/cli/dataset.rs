@@ -48,6 +48,12 @@ pub struct OverlapArgs {
     pub train: PathBuf,
     /// The test set: each of its records is looked up in the training set.
     pub test: PathBuf,
+    /// The member of TRAIN to read when it is a zip archive (default: its only file).
+    #[arg(long, value_name = "NAME")]
+    pub train_member: Option<String>,
+    /// The member of TEST to read when it is a zip archive (default: its only file).
+    #[arg(long, value_name = "NAME")]
+    pub test_member: Option<String>,
     /// What makes two records the same.
     #[arg(long, value_enum, default_value_t = ByArg::Canonical)]
     pub by: ByArg,

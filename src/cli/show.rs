@@ -11,6 +11,9 @@ use super::{BoardArgs, LayoutArgs};
 pub struct ShowArgs {
     /// Input file (any format the other commands read), or `-` for stdin.
     pub input: PathBuf,
+    /// The member of a zip archive to read (default: its only file).
+    #[arg(long, value_name = "NAME")]
+    pub member: Option<String>,
     /// Line of a record to show (repeat for more); default: the first record.
     #[arg(long = "line", value_name = "N")]
     pub lines: Vec<u64>,
