@@ -201,6 +201,23 @@ fn zip_archives_with_several_files_need_member() {
     assert!(same.stdout == common::stdout_of(&["overlap", easy_file, easy_file, "-q"]));
     let other = rows("top95.txt");
     assert!(other.stdout != same.stdout);
+
+    // Two entries under one name: refused, whichever is asked for.
+    let mut twice = zip_of(&[("a.txt", &easy), ("b.txt", &plain)]);
+    for at in 0..twice.len() - 5 {
+        if &twice[at..at + 5] == b"b.txt" {
+            twice[at..at + 5].copy_from_slice(b"a.txt");
+        }
+    }
+    let path = files.write("twice.zip", &twice);
+    for member in [None, Some("a.txt")] {
+        let mut args = vec!["classify", s(&path)];
+        args.extend(member.map(|m| ["--member", m]).into_iter().flatten());
+        let out = sudoku_batch(&args);
+        assert_eq!(out.status.code(), Some(2), "{member:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("2 entries under 1 name"), "{err}");
+    }
 }
 
 #[test]

@@ -177,6 +177,21 @@ pub fn decode_zip(path: &Path, member: Option<&str>) -> io::Result<Decoded> {
     let file = File::open(path)?;
     let mut archive = zip::ZipArchive::new(BufReader::new(file))
         .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, format!("bad zip archive: {e}")))?;
+    // An archive that names two entries alike is refused: zip tools disagree on which
+    // one a name reads (the zip crate keeps the last), so a result would depend on it.
+    if let Some(entries) = central_directory_entries(path)? {
+        if entries > archive.len() as u64 {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!(
+                    "the zip archive holds {entries} entries under {} name{}: a name is \
+                     repeated, and tools disagree on which entry it reads",
+                    archive.len(),
+                    if archive.len() == 1 { "" } else { "s" }
+                ),
+            ));
+        }
+    }
     let files: Vec<(usize, String)> = (0..archive.len())
         .filter_map(|i| {
             let name = archive.name_for_index(i)?.to_string();
@@ -223,6 +238,27 @@ pub fn decode_zip(path: &Path, member: Option<&str>) -> io::Result<Decoded> {
             .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, format!("zip: {e}")))?;
         pump(member, send).map_err(|e| described(e, Compression::Zip, None))
     }))
+}
+
+/// The number of entries the zip file at `path` declares in its end of central
+/// directory record (`None` where it defers to a Zip64 record or none is found).
+fn central_directory_entries(path: &Path) -> io::Result<Option<u64>> {
+    use std::io::{Seek, SeekFrom};
+    let mut file = File::open(path)?;
+    let len = file.metadata()?.len();
+    // The record is 22 bytes and ends the file, after a comment of at most 65,535.
+    let tail = len.min(22 + 65_535);
+    file.seek(SeekFrom::Start(len - tail))?;
+    let mut buf = vec![0u8; tail as usize];
+    file.read_exact(&mut buf)?;
+    let Some(at) = buf.windows(4).rposition(|w| w == [0x50, 0x4b, 0x05, 0x06]) else {
+        return Ok(None);
+    };
+    let Some(count) = buf.get(at + 10..at + 12) else {
+        return Ok(None);
+    };
+    let count = u16::from_le_bytes([count[0], count[1]]);
+    Ok((count != u16::MAX).then_some(u64::from(count)))
 }
 
 /// Up to five member names, for messages.
