@@ -465,3 +465,34 @@ fn an_xz_stream_declaring_a_huge_dictionary_is_refused_in_bounded_memory() {
         "{stderr}"
     );
 }
+
+/// A zstd stream made with a long window is not "corrupt": the message says what it
+/// needs; a Parquet file inside gzip says to decompress it (both exit 2, naming the file).
+#[test]
+fn long_zstd_windows_and_wrapped_parquet_say_what_they_are() {
+    use std::io::Write as _;
+    let plain = std::fs::read(common::data("easy-50.txt")).unwrap();
+    let files = Files::new();
+    let mut encoder = zstd::stream::write::Encoder::new(Vec::new(), 3).unwrap();
+    encoder.window_log(31).unwrap();
+    encoder.long_distance_matching(true).unwrap();
+    encoder.include_contentsize(false).unwrap();
+    encoder.write_all(&plain).unwrap();
+    let long = files.write("long.zst", &encoder.finish().unwrap());
+    let out = sudoku_batch(&["classify", s(&long)]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("long.zst") && err.contains("--long"), "{err}");
+    assert!(!err.contains("corrupt"), "{err}");
+
+    let parquet = std::fs::read(common::data("parquet/graded-first2000.snappy.parquet")).unwrap();
+    let wrapped = files.write("graded.parquet.gz", &gzip(&parquet));
+    let out = sudoku_batch(&["classify", s(&wrapped), "-q"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("graded.parquet.gz") && err.contains("a Parquet file inside gzip"),
+        "{err}"
+    );
+}

@@ -338,6 +338,13 @@ fn described(e: io::Error, compression: Compression, at: Option<u64>) -> io::Err
             "needs more memory to decode than the {} MiB allowed (a dictionary that large)",
             XZ_MEMORY_LIMIT >> 20
         )
+    } else if compression == Compression::Zstd && e.to_string().contains("requires too much memory")
+    {
+        // Not corrupt: made with a long window (`zstd --long=28` and more), which would
+        // take that much memory to decode.
+        "needs a window over the 128 MiB allowed (made with zstd --long=28 or more; \
+         decompress it with zstd -d --long=31 first)"
+            .to_string()
     } else {
         format!("corrupt ({e})")
     };

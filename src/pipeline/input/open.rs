@@ -78,6 +78,13 @@ pub enum OpenError {
     ZipOnStream(PathBuf),
     /// A Parquet file on a stream that may not be read into memory.
     ParquetOnStream(PathBuf),
+    /// A Parquet file inside a compressed stream.
+    ParquetInside {
+        /// The input.
+        path: PathBuf,
+        /// The compression around it.
+        compression: &'static str,
+    },
     /// A Parquet stream larger than it may be held in memory.
     ParquetTooLarge {
         /// The input.
@@ -109,6 +116,12 @@ impl std::fmt::Display for OpenError {
                 f,
                 "{}: a Parquet file is read from a file (its index is at its end); save it \
                  first",
+                path.display()
+            ),
+            OpenError::ParquetInside { path, compression } => write!(
+                f,
+                "{}: a Parquet file inside {compression}: Parquet compresses its own pages and \
+                 is read from a file (its index is at its end); decompress it first",
                 path.display()
             ),
             OpenError::ZipOnStream(path) => write!(
@@ -288,6 +301,13 @@ fn numpy_or_text(
         source,
     })?;
     let is_npy = head.get_ref().starts_with(npy::MAGIC);
+    if let (Some(&compression), true) = (found.first(), head.get_ref().starts_with(parquet::MAGIC))
+    {
+        return Err(OpenError::ParquetInside {
+            path: name.to_path_buf(),
+            compression,
+        });
+    }
     let whole = head.chain(reader);
     let reader: Reader = if is_npy {
         found.push("NumPy");
