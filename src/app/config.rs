@@ -8,7 +8,7 @@ use crate::jobs::Job;
 use crate::pipeline::input::Choice;
 use crate::pipeline::output::name::Named;
 use crate::pipeline::output::Encoding;
-use crate::pipeline::progress::{Progress, Unit};
+use crate::pipeline::progress::{Progress, ProgressUnit};
 use crate::pipeline::rows::OutputFormat;
 use crate::pipeline::settings::Asked;
 use crate::reports::StatusSet;
@@ -60,7 +60,7 @@ pub(super) fn show_progress(out: &OutputArgs) -> bool {
 /// person watching (stderr a terminal, neither `-q` nor `--no-progress`).
 pub(super) fn dataset_progress(total: u64, what: &str, quiet: bool, no_progress: bool) -> Progress {
     let shown = !quiet && !no_progress && std::io::stderr().is_terminal();
-    Progress::new(total, Unit::Bytes, what, shown)
+    Progress::new(total, ProgressUnit::Bytes, what, shown)
 }
 
 /// Writes the report and histogram files asked for, and the summary on stderr.

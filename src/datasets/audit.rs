@@ -92,13 +92,13 @@ pub fn audit(
             }
         })
         .collect();
-    let mut tally = Tally::new(options.grade.is_some());
+    let mut tally = AuditTally::new(options.grade.is_some());
     if options.minimality {
         tally.report.shape.minimality = Some(Minimality::default());
     }
     let mut batch: Vec<Pending> = Vec::with_capacity(BATCH);
     let mut facts: Vec<Option<Facts>> = Vec::with_capacity(BATCH);
-    let mut flush = |batch: &mut Vec<Pending>, tally: &mut Tally| {
+    let mut flush = |batch: &mut Vec<Pending>, tally: &mut AuditTally| {
         facts.clear();
         facts.resize(batch.len(), None);
         let per = batch.len().div_ceil(threads).max(1);
@@ -200,13 +200,13 @@ fn examine(tools: &mut Tools, grid: &Grid, record: &Pending, minimality: bool) -
 }
 
 /// The counts, kept in input order.
-struct Tally {
+struct AuditTally {
     report: AuditReport,
     grading: bool,
     /// Each distinct text's first line.
     texts: HashMap<Key, u64>,
     /// Each class: its first line, records, and the first lines (up to a few).
-    classes: HashMap<[u8; 41], ClassEntry>,
+    classes: HashMap<[u8; 41], AuditClass>,
     reasons: BTreeMap<String, (u64, Vec<u64>)>,
     givens: BTreeMap<u64, u64>,
     guesses: BTreeMap<u32, u64>,
@@ -215,14 +215,14 @@ struct Tally {
     levels: [u64; 5],
 }
 
-struct ClassEntry {
+struct AuditClass {
     records: u64,
     lines: Vec<u64>,
 }
 
-impl Tally {
-    fn new(grading: bool) -> Tally {
-        Tally {
+impl AuditTally {
+    fn new(grading: bool) -> AuditTally {
+        AuditTally {
             report: AuditReport::default(),
             grading,
             texts: HashMap::new(),
@@ -290,7 +290,7 @@ impl Tally {
         }
         if let Some((key, automorphisms)) = facts.canonical {
             *self.automorphisms.entry(automorphisms).or_default() += 1;
-            let entry = self.classes.entry(key).or_insert(ClassEntry {
+            let entry = self.classes.entry(key).or_insert(AuditClass {
                 records: 0,
                 lines: Vec::new(),
             });
@@ -370,7 +370,7 @@ impl Tally {
         } else {
             0.0
         };
-        let mut largest: Vec<&ClassEntry> =
+        let mut largest: Vec<&AuditClass> =
             self.classes.values().filter(|c| c.records > 1).collect();
         largest.sort_by(|a, b| b.records.cmp(&a.records).then(a.lines[0].cmp(&b.lines[0])));
         d.largest = largest

@@ -52,7 +52,7 @@ use crate::values::search::Budget;
 use crate::values::status::Status;
 use chunks::count_newlines;
 use ordered::{Done, OrderedWriter};
-use progress::Unit;
+use progress::ProgressUnit;
 
 /// Settings for one run.
 #[derive(Clone, Debug)]
@@ -303,7 +303,7 @@ fn run_source<J: Job, R: Read>(
 ) -> Result<(RunReport, Histogram<u64>), RunError> {
     let progress = total_bytes
         .filter(|_| options.progress)
-        .map(|total| (total, Unit::Bytes));
+        .map(|total| (total, ProgressUnit::Bytes));
     run_work(
         job,
         layout,
@@ -357,7 +357,7 @@ pub fn run_parquet<J: Job>(
         .max(1);
     let scratch: Vec<Mutex<Scratch>> = (0..threads).map(|_| Mutex::default()).collect();
     let total: u64 = pieces.iter().map(|p| p.rows as u64).sum();
-    let progress = options.progress.then_some((total, Unit::Records));
+    let progress = options.progress.then_some((total, ProgressUnit::Records));
     let mut next = pieces.iter();
     let (mut report, histogram) = run_work(
         job,
@@ -402,7 +402,7 @@ fn run_work<J, W, N, P>(
     layout: &Layout,
     options: &RunOptions,
     output: &mut Output,
-    (progress, started): (Option<(u64, Unit)>, Instant),
+    (progress, started): (Option<(u64, ProgressUnit)>, Instant),
     mut next: N,
     process: P,
 ) -> Result<(RunReport, Histogram<u64>), RunError>
@@ -539,7 +539,9 @@ pub fn generate_records<E: Engine>(
     // Small ranges keep every thread busy and the output flowing; large ones cost less.
     let batch = (options.count / (threads as u64 * 16)).clamp(1, 256);
     let mut next = 0u64;
-    let progress = options.progress.then_some((options.count, Unit::Records));
+    let progress = options
+        .progress
+        .then_some((options.count, ProgressUnit::Records));
     let symbols = options.symbols.unwrap_or_else(|| Symbols::default_for(9));
     let driven = drive(
         (&workers, None),
@@ -683,7 +685,7 @@ pub(crate) fn drive<S, W, N, P>(
     rows: &RowWriter,
     header: &[u8],
     output: &mut Output,
-    progress: Option<(u64, Unit)>,
+    progress: Option<(u64, ProgressUnit)>,
     mut next: N,
     process: P,
 ) -> Result<Driven, RunError>

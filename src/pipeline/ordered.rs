@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::fs::File;
 use std::io;
 
-use super::progress::{Progress, Unit};
+use super::progress::{Progress, ProgressUnit};
 use super::worker::Tally;
 use super::RunError;
 use crate::pipeline::input::CHUNK_BYTES;
@@ -69,7 +69,7 @@ impl<'o> OrderedWriter<'o> {
     pub fn new(
         output: &'o mut Output,
         rows_writer: &'o RowWriter,
-        progress: Option<(u64, Unit)>,
+        progress: Option<(u64, ProgressUnit)>,
         positional: Option<(&'o File, u64)>,
     ) -> Self {
         OrderedWriter {

@@ -8,7 +8,7 @@ pub struct Progress(Option<indicatif::ProgressBar>, u64);
 
 /// What a bar counts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Unit {
+pub enum ProgressUnit {
     /// Input bytes.
     Bytes,
     /// Records.
@@ -22,7 +22,7 @@ impl Progress {
     }
 
     /// A bar up to `total` in `unit`, drawn when `shown`, with `what` beside it.
-    pub fn new(total: u64, unit: Unit, what: &str, shown: bool) -> Progress {
+    pub fn new(total: u64, unit: ProgressUnit, what: &str, shown: bool) -> Progress {
         if !shown {
             return Progress(None, 0);
         }
@@ -31,8 +31,8 @@ impl Progress {
             indicatif::ProgressDrawTarget::stderr(),
         );
         let template = match unit {
-            Unit::Bytes => "{bar:40} {bytes}/{total_bytes} {msg} {bytes_per_sec} eta {eta}",
-            Unit::Records => "{bar:40} {pos}/{len} records {per_sec} eta {eta}",
+            ProgressUnit::Bytes => "{bar:40} {bytes}/{total_bytes} {msg} {bytes_per_sec} eta {eta}",
+            ProgressUnit::Records => "{bar:40} {pos}/{len} records {per_sec} eta {eta}",
         };
         if let Ok(style) = indicatif::ProgressStyle::with_template(template) {
             bar.set_style(style);

@@ -33,7 +33,7 @@ pub struct AuditReport {
     /// Records with an equivalent in each `--against` file.
     pub leakage: Vec<Leak>,
     /// Histograms of the records.
-    pub shape: Shape,
+    pub shape: DataShape,
     /// Set on a report merged from shards' reports: what could not be merged.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub merged: Option<super::audit_merge::Merged>,
@@ -148,7 +148,7 @@ pub struct Leak {
 
 /// Histograms: value, then records.
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
-pub struct Shape {
+pub struct DataShape {
     /// Records by number of givens (well-formed records).
     pub givens: Vec<(u64, u64)>,
     /// Records by search effort: branches the solver took counting to two, in
