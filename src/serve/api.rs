@@ -342,6 +342,23 @@ fn json_value(mut rows: Vec<u8>, single: bool) -> Vec<u8> {
     rows
 }
 
+/// The compression a body is sent in, as its `Content-Encoding` says (none for
+/// `identity` or no header); another encoding is a 415.
+pub(super) fn body_encoding(headers: &HeaderMap) -> Result<Option<Compression>, ApiError> {
+    match headers
+        .get(header::CONTENT_ENCODING)
+        .map(|v| v.to_str().unwrap_or("").trim().to_ascii_lowercase())
+        .as_deref()
+    {
+        None | Some("identity") => Ok(None),
+        Some("gzip" | "x-gzip") => Ok(Some(Compression::Gzip)),
+        Some("zstd") => Ok(Some(Compression::Zstd)),
+        Some(other) => Err(ApiError::UnsupportedType(format!(
+            "Content-Encoding {other:?}: expected gzip, zstd or identity"
+        ))),
+    }
+}
+
 /// Query parameters of a dataset request.
 #[derive(Deserialize, Default)]
 #[serde(deny_unknown_fields)]
@@ -397,21 +414,7 @@ where
         .map_err(|e| ApiError::BadQuery(e.to_string()))?;
     // A body sent compressed says so; gzip, zstd and xz bodies are also told by their
     // first bytes, as files are.
-    let encoding = match parts
-        .headers
-        .get(header::CONTENT_ENCODING)
-        .map(|v| v.to_str().unwrap_or("").trim().to_ascii_lowercase())
-        .as_deref()
-    {
-        None | Some("identity") => None,
-        Some("gzip" | "x-gzip") => Some(Compression::Gzip),
-        Some("zstd") => Some(Compression::Zstd),
-        Some(other) => {
-            return Err(ApiError::UnsupportedType(format!(
-                "Content-Encoding {other:?}: expected gzip, zstd or identity"
-            )))
-        }
-    };
+    let encoding = body_encoding(&parts.headers)?;
     let ndjson = parts
         .headers
         .get(header::ACCEPT)

@@ -16,7 +16,7 @@ use axum::http::{header, HeaderMap, HeaderValue, Uri};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 
-use super::api::{on_pool, query, Permit};
+use super::api::{body_encoding, on_pool, query, Permit};
 use super::error::ApiError;
 use super::state::{AppState, Which};
 use super::stream::is_too_large;
@@ -77,20 +77,7 @@ pub(super) async fn audit(
         minimality: q.minimality.unwrap_or(false),
         ..AuditOptions::default()
     };
-    let encoding = match headers
-        .get(header::CONTENT_ENCODING)
-        .map(|v| v.to_str().unwrap_or("").trim().to_ascii_lowercase())
-        .as_deref()
-    {
-        None | Some("identity") => None,
-        Some("gzip" | "x-gzip") => Some(Compression::Gzip),
-        Some("zstd") => Some(Compression::Zstd),
-        Some(other) => {
-            return Err(ApiError::UnsupportedType(format!(
-                "Content-Encoding {other:?}: expected gzip, zstd or identity"
-            )))
-        }
-    };
+    let encoding = body_encoding(&headers)?;
     let html = headers
         .get(header::ACCEPT)
         .and_then(|a| a.to_str().ok())
