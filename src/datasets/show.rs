@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 use crate::jobs::Grade;
 use crate::pipeline::input::{for_each_record_of, Layout};
 use crate::pipeline::parsed::Parsed;
-use crate::pipeline::rows::Reason;
+use crate::pipeline::rows::{band_line, Reason};
 use crate::pipeline::{BoardSetup, Worker};
 use crate::values::board::{Board, Symbols};
 use crate::values::puzzle::Solution;
@@ -255,15 +255,10 @@ fn draw(
         }
         line
     };
-    // The rule between bands: as wide as a row, `+` under each box's `|`.
-    let band: String = {
-        let width = 2 * side - 1 + 2 * (side / boxed - 1);
-        let mut rule = vec!['-'; width];
-        for b in 1..side / boxed {
-            rule[b * (2 * boxed + 2) - 2] = '+';
-        }
-        rule.into_iter().collect()
-    };
+    // The rule between bands, as printed grids draw it.
+    let mut rule = Vec::new();
+    band_line(side, &mut rule);
+    let band = String::from_utf8_lossy(&rule);
     for r in 0..side {
         if r > 0 && r % boxed == 0 {
             text.push_str(&band);

@@ -18,7 +18,7 @@ use crate::jobs::{Columns, Value};
 use crate::values::grid::Grid;
 
 /// The separator between bands.
-pub const BAND_LINE: &[u8] = b"------+-------+------";
+const BAND_LINE: &[u8] = b"------+-------+------";
 
 /// Gap between the puzzle and the solution.
 const GAP: &[u8] = b"    ";
@@ -117,19 +117,29 @@ fn grid_row(grid: &Grid, r: usize, out: &mut Vec<u8>) {
     }
 }
 
+/// The side of a board's boxes (3 for 9x9).
+fn box_side(side: usize) -> usize {
+    (2..=5).find(|n| n * n == side).unwrap_or(3)
+}
+
+/// Appends the dashed line between bands of a board of `side` (`------+-------+------`
+/// for 9x9), `+` under each `|` between boxes.
+pub fn band_line(side: usize, out: &mut Vec<u8>) {
+    let n = box_side(side);
+    for b in 0..n {
+        if b > 0 {
+            out.push(b'+');
+        }
+        let width = 2 * n + usize::from(b > 0) + usize::from(b + 1 < n) - 1;
+        out.extend(std::iter::repeat_n(b'-', width));
+    }
+}
+
 /// A variant board drawn like a 9x9 one: symbols separated by spaces, `|` between boxes,
 /// a dashed line between bands, the solution beside the puzzle.
 fn board_rows(puzzle: &[u8], solution: Option<&[u8]>, side: usize, out: &mut Vec<u8>) {
-    let n = (2..=5).find(|n| n * n == side).unwrap_or(3);
-    let band_line = |out: &mut Vec<u8>| {
-        for b in 0..n {
-            if b > 0 {
-                out.push(b'+');
-            }
-            let width = 2 * n + usize::from(b > 0) + usize::from(b + 1 < n) - 1;
-            out.extend(std::iter::repeat_n(b'-', width));
-        }
-    };
+    let n = box_side(side);
+    let band_line = |out: &mut Vec<u8>| band_line(side, out);
     let text_row = |text: &[u8], r: usize, out: &mut Vec<u8>| {
         for c in 0..side {
             if c > 0 {

@@ -11,7 +11,7 @@ mod lines;
 mod ndjson;
 
 pub(crate) use csv::quote_tail;
-pub use grid::BAND_LINE;
+pub use grid::band_line;
 
 use std::fmt;
 
