@@ -292,16 +292,9 @@ fn rating_filters_keep_the_rows_within() {
     let input = common::data("hard.txt");
     let input = input.to_str().unwrap();
     let run = |extra: &[&str]| -> Vec<csv::StringRecord> {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_sudoku-batch"))
-            .args(["grade", input, "-q", "--threads", "2"])
-            .args(extra)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        let mut args = vec!["grade", input, "-q", "--threads", "2"];
+        args.extend_from_slice(extra);
+        let out = common::succeeded(&args);
         csv::Reader::from_reader(&out.stdout[..])
             .records()
             .map(Result::unwrap)

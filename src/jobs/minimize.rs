@@ -55,13 +55,8 @@ pub fn minimize<E: Engine>(engine: &mut E, puzzle: &Grid) -> Grid {
     let mut current = *puzzle;
     for cell in 0..CELLS {
         let digit = current.get(cell);
-        if digit == 0 {
-            continue;
-        }
-        current.set(cell, 0);
-        let count = engine.count(&current, 2);
         // A count that spent its budget proves nothing: the given stays.
-        if count.solutions != 1 || count.spent {
+        if digit != 0 && unique_without(engine, &mut current, cell) != Some(true) {
             current.set(cell, digit);
         }
     }
@@ -79,16 +74,23 @@ pub fn is_minimal<E: Engine>(engine: &mut E, puzzle: &Grid) -> Option<bool> {
         if digit == 0 {
             continue;
         }
-        without.set(cell, 0);
-        let count = engine.count(&without, 2);
+        let unique = unique_without(engine, &mut without, cell);
         without.set(cell, digit);
-        if count.spent {
-            known = false;
-        } else if count.solutions == 1 {
-            return Some(false);
+        match unique {
+            Some(true) => return Some(false),
+            Some(false) => {}
+            None => known = false,
         }
     }
     known.then_some(true)
+}
+
+/// Empties `cell` of `puzzle` and says whether it is still unique (`None` when the count
+/// spent its budget); the cell is left empty.
+fn unique_without<E: Engine>(engine: &mut E, puzzle: &mut Grid, cell: usize) -> Option<bool> {
+    puzzle.set(cell, 0);
+    let count = engine.count(puzzle, 2);
+    (!count.spent).then_some(count.solutions == 1)
 }
 
 impl<E: Engine> Job for Minimize<E> {
