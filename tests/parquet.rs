@@ -369,3 +369,100 @@ fn footer_row_counts_that_disagree_with_the_pages_fail_the_run() {
         assert_eq!(message.lines().count(), 1, "{message}");
     }
 }
+
+/// `values` (strings) written as one row group in one data page, snappy.
+fn one_page(path: &std::path::Path, values: &[Vec<u8>]) {
+    use parquet::basic::Compression;
+    use parquet::data_type::{ByteArray, ByteArrayType};
+    use parquet::file::properties::WriterProperties;
+    use parquet::file::writer::SerializedFileWriter;
+    use parquet::schema::parser::parse_message_type;
+    use std::sync::Arc;
+    let schema = parse_message_type("message m { required binary puzzle (UTF8); }").unwrap();
+    let properties = WriterProperties::builder()
+        .set_data_page_size_limit(1 << 30)
+        .set_data_page_row_count_limit(1 << 30)
+        .set_dictionary_enabled(false)
+        .set_compression(Compression::SNAPPY)
+        .build();
+    let file = std::fs::File::create(path).unwrap();
+    let mut writer =
+        SerializedFileWriter::new(file, Arc::new(schema), Arc::new(properties)).unwrap();
+    let mut row_group = writer.next_row_group().unwrap();
+    let values: Vec<ByteArray> = values.iter().map(|v| ByteArray::from(v.clone())).collect();
+    let mut column = row_group.next_column().unwrap().unwrap();
+    column
+        .typed::<ByteArrayType>()
+        .write_batch(&values, None, None)
+        .unwrap();
+    column.close().unwrap();
+    row_group.close().unwrap();
+    writer.close().unwrap();
+}
+
+/// The Parquet library allocates a page's declared size before decompressing it, so a
+/// page declaring more than 16 MiB (or twice `--max-record-bytes`) fails the run, one
+/// line naming the file, the row group, the column and the page, before anything is
+/// decoded: a small file whose header claims 100 MB, and a real 20 MiB page (read when
+/// `--max-record-bytes` allows it, a row each).
+#[test]
+fn pages_declaring_more_than_a_page_may_hold_fail_the_run() {
+    use parquet::file::reader::{FileReader, SerializedFileReader};
+    let dir = tempfile::tempdir().unwrap();
+    // 1,500 values of 1,000 bytes: a page of 1,506,000 bytes, whose size is a
+    // four-byte varint (zigzag) that a claim of 100,000,000 also takes.
+    let path = dir.path().join("claims.parquet");
+    one_page(&path, &vec![vec![b'1'; 1000]; 1500]);
+    let offset = {
+        let reader = SerializedFileReader::new(std::fs::File::open(&path).unwrap()).unwrap();
+        reader.metadata().row_group(0).column(0).data_page_offset() as usize
+    };
+    let varint = |n: u64| -> Vec<u8> {
+        let mut z = n * 2;
+        let mut out = Vec::new();
+        while z >= 0x80 {
+            out.push((z as u8) | 0x80);
+            z >>= 7;
+        }
+        out.push(z as u8);
+        out
+    };
+    let mut bytes = std::fs::read(&path).unwrap();
+    // The header: field 1 (type, 0), then field 2 (uncompressed size).
+    assert_eq!(bytes[offset..offset + 3], [0x15, 0x00, 0x15]);
+    let real = varint(1_506_000);
+    assert_eq!(bytes[offset + 3..offset + 7], real[..]);
+    bytes[offset + 3..offset + 7].copy_from_slice(&varint(100_000_000));
+    std::fs::write(&path, &bytes).unwrap();
+    let out = run(&["classify", path.to_str().unwrap(), "-q"]);
+    assert_eq!(out.status.code(), Some(2));
+    let message = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        message.contains(path.to_str().unwrap())
+            && message.contains("row group 1: column \"puzzle\": page 1 declares 100000000 bytes"),
+        "{message}"
+    );
+    assert_eq!(message.lines().count(), 1, "{message}");
+
+    // A real page of 20 MiB: refused by default, read with a limit of 16 MiB a record.
+    let path = dir.path().join("big-page.parquet");
+    one_page(&path, &vec![vec![b'2'; 1 << 20]; 20]);
+    let out = run(&["classify", path.to_str().unwrap(), "-q"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("over the 16 MiB a page may hold"));
+    let out = run(&[
+        "classify",
+        path.to_str().unwrap(),
+        "-q",
+        "--max-record-bytes",
+        "16777216",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let rows = rows(&out.stdout);
+    assert_eq!(rows.len(), 20);
+    assert!(rows.iter().all(|r| r[3] == "invalid"));
+}

@@ -836,7 +836,7 @@ fn parquet_pieces_allocate_per_page_not_per_row() {
             group.close().unwrap();
             writer.close().unwrap();
             let file = open_from(Bytes::from(bytes), &ColumnChoice::Auto).unwrap();
-            let pieces = file.pieces(None).unwrap();
+            let pieces = file.pieces(None, 1 << 20).unwrap();
             assert_eq!(pieces.len(), 1);
             let mut scratch = Scratch::default();
             let mut lines = 0;

@@ -647,6 +647,7 @@ fn classify_file(
         // Any input the command line reads: plain, compressed, NumPy, Parquet.
         let how = HowToOpen {
             column: Some(&options.input.column),
+            max_record: Some(options.max_record),
             ..HowToOpen::default()
         };
         let opened = open(&path, &how).map_err(|e| PyOSError::new_err(e.to_string()))?;

@@ -18,12 +18,14 @@ pub(super) fn open_input(
     member: Option<&str>,
     column: &ColumnChoice,
     shard: Option<Shard>,
+    max_record: Option<usize>,
 ) -> Result<input::Opened, AppError> {
     let options = input::HowToOpen {
         no_mmap,
         member,
         column: Some(column),
         shard: shard.map(|s| (s.index, s.count)),
+        max_record,
         parquet_in_memory: None,
     };
     Ok(input::open(input, &options)?)
@@ -51,7 +53,7 @@ pub(super) fn read_input(
     no_mmap: bool,
     member: Option<&str>,
 ) -> Result<input::InputBytes, AppError> {
-    match open_input(path, no_mmap, member, &ColumnChoice::Auto, None)? {
+    match open_input(path, no_mmap, member, &ColumnChoice::Auto, None, None)? {
         input::Opened::Mapped(bytes) => Ok(bytes),
         input::Opened::Stream { mut reader, .. } => {
             let mut bytes = Vec::new();

@@ -124,6 +124,7 @@ pub(super) fn run_job<J: Job>(
         member.as_deref(),
         &options.input.column,
         options.shard,
+        Some(options.max_record),
     )?;
     if options.joins.keep_columns && matches!(opened, input::Opened::Parquet { .. }) {
         return Err(Usage::KeepColumnsOfParquet.into());

@@ -459,6 +459,7 @@ where
             };
             let how = HowToOpen {
                 column: Some(&options.input.column),
+                max_record: Some(options.max_record),
                 parquet_in_memory: Some(max_body),
                 ..HowToOpen::default()
             };

@@ -29,6 +29,7 @@ mod mapping;
 pub mod npy;
 pub mod open;
 pub mod parquet;
+mod parquet_pages;
 
 pub use blocks::BlockError;
 pub use csv::unclosed_quote_line;

@@ -64,6 +64,9 @@ pub struct HowToOpen<'a> {
     pub column: Option<&'a ColumnChoice>,
     /// Of a Parquet input, only the row groups of this shard (index from 1, count).
     pub shard: Option<(u32, u32)>,
+    /// The longest record read (`None`: the default), which bounds, with 16 MiB, the
+    /// size a Parquet page may declare.
+    pub max_record: Option<usize>,
     /// A stream that turns out to be Parquet (whose index is at its end) is read into
     /// memory, up to this many bytes; `None` refuses it (a command line's stdin).
     pub parquet_in_memory: Option<usize>,
@@ -281,7 +284,8 @@ fn parquet_pieces(
     name: &Path,
     options: &HowToOpen<'_>,
 ) -> Result<Opened, OpenError> {
-    let pieces = file.pieces(options.shard).map_err(|source| {
+    let max_record = options.max_record.unwrap_or(super::DEFAULT_MAX_RECORD);
+    let pieces = file.pieces(options.shard, max_record).map_err(|source| {
         OpenError::Input(InputError::Io {
             path: name.to_path_buf(),
             source,

@@ -23,7 +23,8 @@ use parquet::file::reader::{FileReader, SerializedFileReader};
 use parquet::schema::types::ColumnDescPtr;
 
 use super::detect::{PUZZLE_NAMES, SOLUTION_NAMES};
-use super::ColumnChoice;
+use super::parquet_pages::{self, PageKind};
+use super::{ColumnChoice, DEFAULT_MAX_RECORD};
 use crate::values::grid::{cell_value, CELLS};
 
 /// The first (and last) four bytes of a Parquet file.
@@ -31,6 +32,21 @@ pub const MAGIC: &[u8] = b"PAR1";
 
 /// Rows decoded at a time.
 const BATCH: usize = 4096;
+
+/// Lines gathered before they are handed on, whatever the batch.
+const LINES_HANDED: usize = 1 << 20;
+
+/// The most a page may declare once decompressed (the Parquet library allocates it
+/// whole), unless `--max-record-bytes` asks for more: writers cut pages at about 1 MiB.
+const PAGE_LIMIT: u64 = 16 << 20;
+
+/// The most values (levels) a page of a list column may declare: each is decoded into
+/// 16 bytes, and a row's values are held together.
+const LIST_PAGE_VALUES: u64 = 4 << 20;
+
+/// A dictionary larger than this is decoded once for its column chunk: the row group
+/// is not cut into pieces, each of which would decode it again.
+const DICTIONARY_SHARED: u64 = 1 << 20;
 
 /// What is wrong with a Parquet input, found before any row is read (reading errors
 /// later come through the stream as `io::Error`s naming the row group).
@@ -92,6 +108,8 @@ struct ReadColumn {
 /// (mapped), which every worker reads its pieces from at once.
 pub struct ParquetFile {
     reader: SerializedFileReader<Bytes>,
+    /// The file's bytes, whose page headers are read before the pages are decoded.
+    bytes: Bytes,
     puzzle: ReadColumn,
     solution: Option<ReadColumn>,
     /// How the file is read, for the summary: `Parquet: puzzles in "question",
@@ -117,6 +135,9 @@ pub struct Piece {
     pub rows: usize,
     /// The row number of the piece's first row, counted from 1 in the file.
     pub first_row: u64,
+    /// Decoded a row at a time: its values are copied out one by one (not sliced
+    /// from their page), so that a batch of long ones would not fit.
+    one_by_one: bool,
 }
 
 /// What [`ParquetFile::decode`] hands on: lines, a row each, or a row over the
@@ -149,6 +170,17 @@ pub struct Scratch {
     out: Vec<u8>,
 }
 
+/// What a column chunk's page headers declare.
+#[derive(Debug, Default)]
+struct ChunkPages {
+    /// Rows (levels, for a list column) of each data page.
+    rows: Vec<usize>,
+    /// Bytes of its dictionary once decompressed.
+    dictionary: u64,
+    /// Some page's values are copied one by one as they are decoded.
+    copied: bool,
+}
+
 /// Bytes of a value over the record limit kept for its row.
 const TOO_LONG_ECHO: usize = 100;
 
@@ -167,8 +199,8 @@ pub fn open(path: &Path, choice: &ColumnChoice) -> Result<ParquetFile, ParquetEr
 
 /// [`open`] on Parquet bytes in memory.
 pub fn open_from(bytes: Bytes, choice: &ColumnChoice) -> Result<ParquetFile, ParquetError> {
-    let reader =
-        SerializedFileReader::new(bytes).map_err(|e| ParquetError::Unreadable(e.to_string()))?;
+    let reader = SerializedFileReader::new(bytes.clone())
+        .map_err(|e| ParquetError::Unreadable(e.to_string()))?;
     let metadata = reader.metadata();
     let columns: Vec<ColumnDescPtr> = metadata.file_metadata().schema_descr().columns().to_vec();
     let (puzzle, solution) = choose(&columns, choice)?;
@@ -184,6 +216,7 @@ pub fn open_from(bytes: Bytes, choice: &ColumnChoice) -> Result<ParquetFile, Par
     ));
     Ok(ParquetFile {
         reader,
+        bytes,
         puzzle,
         solution,
         described,
@@ -203,8 +236,10 @@ fn in_group(group: usize) -> impl Fn(parquet::errors::ParquetError) -> io::Error
 impl ParquetFile {
     /// The row groups, or those of shard `index` of `count` (1-based: the row groups
     /// are shared out in order, as evenly as their number allows), cut into pieces of
-    /// whole pages of the puzzle column. Reads the pages' headers, not their data.
-    pub fn pieces(&self, shard: Option<(u32, u32)>) -> io::Result<Vec<Piece>> {
+    /// whole pages of the puzzle column. Reads the pages' headers, not their data, and
+    /// checks what they declare: the footer's row count, and each page's size once
+    /// decompressed (at most 16 MiB, or twice `max_record`).
+    pub fn pieces(&self, shard: Option<(u32, u32)>, max_record: usize) -> io::Result<Vec<Piece>> {
         let metadata = self.reader.metadata();
         let groups = self.reader.num_row_groups();
         let (from, to) = match shard {
@@ -217,8 +252,7 @@ impl ParquetFile {
         let mut first_row: u64 = (0..from)
             .map(|g| metadata.row_group(g).num_rows().max(0) as u64)
             .sum();
-        let repeated = |c: &ReadColumn| c.descr.max_rep_level() > 0;
-        let whole_groups = repeated(&self.puzzle) || self.solution.as_ref().is_some_and(repeated);
+        let page_limit = PAGE_LIMIT.max(2 * max_record as u64);
         let target = if self.solution.is_some() {
             PIECE_ROWS_SOLVED
         } else {
@@ -226,58 +260,121 @@ impl ParquetFile {
         };
         let mut pieces = Vec::new();
         for group in from..to {
-            let rows = metadata.row_group(group).num_rows().max(0) as usize;
-            // Pages of a list column hold no row counts: such a row group is one piece.
-            let pages = if whole_groups {
-                vec![rows]
-            } else {
-                self.page_rows(group)?
-            };
-            let held: usize = pages.iter().sum();
-            if held != rows {
-                return Err(io::Error::new(
+            let named = |what: String| {
+                io::Error::new(
                     io::ErrorKind::InvalidData,
-                    format!(
-                        "Parquet row group {}: the footer declares {rows} rows, the puzzle \
-                         column's pages hold {held}",
-                        group + 1
-                    ),
-                ));
+                    format!("Parquet row group {}: {what}", group + 1),
+                )
+            };
+            let rows = metadata.row_group(group).num_rows().max(0) as usize;
+            let mut columns = vec![(
+                &self.puzzle,
+                self.chunk_pages(group, &self.puzzle, page_limit),
+            )];
+            if let Some(solution) = &self.solution {
+                columns.push((solution, self.chunk_pages(group, solution, page_limit)));
             }
+            let (mut whole, mut one_by_one) = (false, false);
+            for (column, pages) in &columns {
+                let pages = pages.as_ref().map_err(|e| named(e.clone()))?;
+                // Pages of a list column hold no row counts (the decoder checks those).
+                let repeated = column.descr.max_rep_level() > 0;
+                whole |= repeated || pages.dictionary > DICTIONARY_SHARED;
+                one_by_one |= pages.copied;
+                let held: usize = pages.rows.iter().sum();
+                if !repeated && held != rows {
+                    return Err(named(format!(
+                        "the footer declares {rows} rows, the \"{}\" column's pages hold \
+                         {held}",
+                        column.name
+                    )));
+                }
+            }
+            let pages = match (&columns[0].1, whole) {
+                (Ok(pages), false) => pages.rows.clone(),
+                _ => vec![rows],
+            };
             let mut skip = 0;
             let mut piece = 0;
+            let cut = |skip: usize, rows: usize| Piece {
+                group,
+                skip,
+                rows,
+                first_row: first_row + skip as u64 + 1,
+                one_by_one,
+            };
             for page in pages {
                 piece += page;
                 if piece >= target {
-                    pieces.push(Piece {
-                        group,
-                        skip,
-                        rows: piece,
-                        first_row: first_row + skip as u64 + 1,
-                    });
+                    pieces.push(cut(skip, piece));
                     skip += piece;
                     piece = 0;
                 }
             }
-            // The rest (rows the page headers did not account for included).
             if skip < rows {
-                pieces.push(Piece {
-                    group,
-                    skip,
-                    rows: rows - skip,
-                    first_row: first_row + skip as u64 + 1,
-                });
+                pieces.push(cut(skip, rows - skip));
             }
             first_row += rows as u64;
         }
         Ok(pieces)
     }
 
+    /// What the page headers of `column`'s chunk in row group `group` declare, checked
+    /// against `page_limit` bytes a page.
+    fn chunk_pages(
+        &self,
+        group: usize,
+        column: &ReadColumn,
+        page_limit: u64,
+    ) -> Result<ChunkPages, String> {
+        let name = &column.name;
+        let chunk = self.reader.metadata().row_group(group).column(column.index);
+        let (start, length) = chunk.byte_range();
+        let bytes = usize::try_from(start)
+            .ok()
+            .zip(usize::try_from(length).ok())
+            .and_then(|(start, length)| self.bytes.get(start..start.checked_add(length)?))
+            .ok_or_else(|| format!("the \"{name}\" column chunk lies outside the file"))?;
+        let heads = parquet_pages::heads(bytes).map_err(|e| format!("column \"{name}\": {e}"))?;
+        let repeated = column.descr.max_rep_level() > 0;
+        let mut pages = ChunkPages::default();
+        for (i, head) in heads.iter().enumerate() {
+            if head.uncompressed > page_limit {
+                return Err(format!(
+                    "column \"{name}\": page {} declares {} bytes once decompressed, over \
+                     the {} MiB a page may hold here (writers cut pages at about 1 MiB: \
+                     write the file with smaller pages, or raise --max-record-bytes)",
+                    i + 1,
+                    head.uncompressed,
+                    page_limit >> 20
+                ));
+            }
+            if repeated && head.values > LIST_PAGE_VALUES {
+                return Err(format!(
+                    "column \"{name}\": page {} declares {} values, over the {} a page of \
+                     a list column may hold here",
+                    i + 1,
+                    head.values,
+                    LIST_PAGE_VALUES
+                ));
+            }
+            match head.kind {
+                PageKind::Dictionary => pages.dictionary += head.uncompressed,
+                PageKind::Data => {
+                    pages.rows.push(head.rows.unwrap_or(head.values) as usize);
+                    pages.copied |= head.encoding == Some(parquet_pages::DELTA_BYTE_ARRAY);
+                }
+                PageKind::Other => {}
+            }
+        }
+        Ok(pages)
+    }
+
     /// Every row as lines (as [`ParquetFile::decode`] writes them, none cut short),
     /// appended to `out`: for the commands that hold a whole dataset anyway.
     pub fn read_all(&self, out: &mut Vec<u8>) -> io::Result<()> {
         let mut scratch = Scratch::default();
-        for piece in self.pieces(None)? {
+        for piece in self.pieces(None, DEFAULT_MAX_RECORD)? {
             self.decode(&piece, usize::MAX, &mut scratch, |segment| {
                 if let Segment::Lines { bytes, .. } = segment {
                     out.extend_from_slice(bytes);
@@ -285,23 +382,6 @@ impl ParquetFile {
             })?;
         }
         Ok(())
-    }
-
-    /// The rows of each data page of the puzzle column in row group `group`.
-    fn page_rows(&self, group: usize) -> io::Result<Vec<usize>> {
-        let named = in_group(group);
-        let row_group = self.reader.get_row_group(group).map_err(&named)?;
-        let mut pages = row_group
-            .get_column_page_reader(self.puzzle.index)
-            .map_err(&named)?;
-        let mut rows = Vec::new();
-        while let Some(page) = pages.peek_next_page().map_err(&named)? {
-            if !page.is_dict {
-                rows.push(page.num_rows.or(page.num_levels).unwrap_or(0));
-            }
-            pages.skip_next_page().map_err(&named)?;
-        }
-        Ok(rows)
     }
 
     /// Decodes `piece` into lines, `puzzle` or `puzzle solution` a row, handed to
@@ -333,9 +413,10 @@ impl ParquetFile {
         } = scratch;
         let mut left = piece.rows;
         let mut row = piece.first_row;
+        let batch = if piece.one_by_one { 1 } else { BATCH };
         while left > 0 {
             let read = puzzles
-                .read(&mut puzzle_reader, puzzle, left.min(BATCH))
+                .read(&mut puzzle_reader, puzzle, left.min(batch))
                 .map_err(&named)?;
             if read == 0 {
                 let done = piece.skip + piece.rows - left;
@@ -376,6 +457,14 @@ impl ParquetFile {
                     continue;
                 }
                 out.push(b'\n');
+                if out.len() >= LINES_HANDED {
+                    each(Segment::Lines {
+                        bytes: out,
+                        first_row: first,
+                    });
+                    out.clear();
+                    first = row + i as u64 + 1;
+                }
             }
             each(Segment::Lines {
                 bytes: out,
@@ -745,7 +834,7 @@ mod tests {
     #[test]
     fn a_row_group_is_cut_at_page_boundaries_and_its_pieces_give_its_rows() {
         let (file, text) = file(30_000, 20_000);
-        let pieces = file.pieces(None).unwrap();
+        let pieces = file.pieces(None, DEFAULT_MAX_RECORD).unwrap();
         // 20,000 rows in pages of 250: two pieces of 8,250 and the rest; then 10,000.
         let rows: Vec<(usize, u64)> = pieces.iter().map(|p| (p.rows, p.first_row)).collect();
         assert_eq!(
@@ -769,7 +858,7 @@ mod tests {
         let (file, text) = file(5_000, 1_000);
         let mut joined = Vec::new();
         for index in 1..=3 {
-            let pieces = file.pieces(Some((index, 3))).unwrap();
+            let pieces = file.pieces(Some((index, 3)), DEFAULT_MAX_RECORD).unwrap();
             let groups: Vec<usize> = pieces.iter().map(|p| p.group).collect();
             let want: Vec<usize> = (5 * (index as usize - 1) / 3..5 * index as usize / 3).collect();
             assert_eq!(groups, want, "shard {index}");
@@ -781,7 +870,7 @@ mod tests {
     #[test]
     fn a_value_over_the_limit_comes_alone_and_cut_short() {
         let (file, _) = file(600, 600);
-        let pieces = file.pieces(None).unwrap();
+        let pieces = file.pieces(None, DEFAULT_MAX_RECORD).unwrap();
         let mut seen = Vec::new();
         file.decode(&pieces[0], 80, &mut Scratch::default(), |segment| {
             if let Segment::TooLong { echo, row, length } = segment {
