@@ -183,3 +183,95 @@ fn a_report_line_is_refused_and_leaves_no_file() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("--report-line"));
     assert!(!path.exists());
 }
+
+/// What a Parquet file cannot carry (a kept field that is not UTF-8, a row wider than
+/// the header, a puzzle as read that is not UTF-8) makes that record `invalid` with the
+/// reason, never the run's failure; line ends in kept fields and in the puzzle as read
+/// are carried. Every record gives one row, in CSV as in Parquet.
+#[test]
+fn fields_a_parquet_file_cannot_carry_make_the_record_invalid() {
+    let text = std::fs::read_to_string(common::data("extreme.txt")).unwrap();
+    let puzzles: Vec<&str> = text.lines().take(4).collect();
+    let mut csv = b"puzzle,note,x\n".to_vec();
+    csv.extend(format!("{},\"multi\nline\",a\n", puzzles[0]).bytes());
+    csv.extend(format!("{},\"two\r\nends\",b\n", puzzles[1]).bytes());
+    csv.extend(format!("{},ok,c,extra\n", puzzles[2]).bytes());
+    csv.extend(format!("{},", puzzles[3]).bytes());
+    csv.extend(b"\xff\xfe bad,d\n");
+    let input = temp("unfit.csv");
+    std::fs::write(&input, &csv).unwrap();
+    let path = temp("unfit.parquet");
+    let out = run(&[
+        "classify",
+        input.to_str().unwrap(),
+        "--keep-columns",
+        "-q",
+        "-o",
+        path.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let (names, _, rows) = parquet_rows(&path);
+    assert_eq!(names[6..], ["input_puzzle", "note", "x"]);
+    assert_eq!(rows.len(), 4);
+    let text = |f: &Field| match f {
+        Field::Str(s) => s.clone(),
+        other => format!("{other:?}"),
+    };
+    assert_eq!(text(&rows[0][7]), "multi\nline");
+    assert_eq!(text(&rows[1][7]), "two\r\nends");
+    assert_eq!(text(&rows[0][3]), "unique");
+    assert_eq!(text(&rows[2][3]), "invalid");
+    assert!(text(&rows[2][4]).starts_with("row has 4 fields, the header 3"));
+    assert_eq!(text(&rows[2][8]), "c");
+    assert_eq!(text(&rows[3][3]), "invalid");
+    assert!(text(&rows[3][4]).starts_with("field 2 is not UTF-8"));
+    assert_eq!(text(&rows[3][7]), "\u{FFFD}\u{FFFD} bad");
+    // CSV output carries them all as they are (its longer row ragged).
+    let out = run(&["classify", input.to_str().unwrap(), "--keep-columns", "-q"]);
+    assert!(out.status.success());
+    let read: Vec<csv::ByteRecord> = csv::ReaderBuilder::new()
+        .flexible(true)
+        .from_reader(&out.stdout[..])
+        .byte_records()
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(read.len(), 4);
+    assert_eq!(&read[1][7], b"two\r\nends");
+    assert_eq!(&read[3][7], b"\xff\xfe bad");
+
+    // The puzzle as read: a line end inside it (quoted), and bytes that are not UTF-8.
+    let mut csv = format!("puzzle\n{}\n\"{}\n\"\n", puzzles[0], puzzles[1]).into_bytes();
+    csv.extend([0xff]);
+    csv.extend(format!("{}\n", puzzles[2]).bytes());
+    std::fs::write(&input, &csv).unwrap();
+    for output in [None, Some(temp("as-read.parquet"))] {
+        let mut args = vec![
+            "classify",
+            input.to_str().unwrap(),
+            "--puzzle-as-read",
+            "-q",
+        ];
+        if let Some(path) = &output {
+            args.extend(["-o", path.to_str().unwrap()]);
+        }
+        let out = run(&args);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let statuses: Vec<String> = match &output {
+            None => csv::ReaderBuilder::new()
+                .from_reader(&out.stdout[..])
+                .byte_records()
+                .map(|r| String::from_utf8_lossy(&r.unwrap()[3]).into_owned())
+                .collect(),
+            Some(path) => parquet_rows(path).2.iter().map(|r| text(&r[3])).collect(),
+        };
+        assert_eq!(statuses, ["unique", "invalid", "invalid"], "{output:?}");
+    }
+}

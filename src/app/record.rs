@@ -73,12 +73,13 @@ pub(super) fn run_job<J: Job>(
         member,
     } = &args.input;
     let settings = asked(Some(layout), Some(&args.boards), *threads).settings()?;
-    let options = RunOptions {
+    let mut options = RunOptions {
         joins: Joins {
             keep_columns: args.keep_columns,
             record_index: args.record_index,
             puzzle_as_read: args.puzzle_as_read,
             no_solution: args.no_solution,
+            typed_rows: false,
         },
         output_format: row_format(args.output_format, args.out.output.as_deref()),
         progress: show_progress(&args.out),
@@ -106,6 +107,7 @@ pub(super) fn run_job<J: Job>(
     // The run's own columns, typed in a Parquet file; kept input fields come after.
     let ours = COLUMNS.len() + <J::Extra as Columns>::NAMES.len() + usize::from(args.record_index);
     let encoding = encoding(args.output_format, args.out.output.as_deref(), ours)?;
+    options.joins.typed_rows = matches!(encoding, Encoding::Parquet { .. });
     if args.report_line && encoding != Encoding::Plain {
         return Err(Usage::ReportLineOfParquet.into());
     }

@@ -130,6 +130,9 @@ pub struct Joins {
     pub puzzle_as_read: bool,
     /// No solution written (`--no-solution`).
     pub no_solution: bool,
+    /// The rows become typed columns (a Parquet output): a record whose kept fields or
+    /// puzzle as read such a file cannot carry is `invalid` (see [`RowWriter::unfit`]).
+    pub typed_rows: bool,
 }
 
 /// Errors that stop a run.
@@ -468,6 +471,7 @@ fn row_writer<J: Job>(options: &RunOptions, layout: &Layout) -> Result<RowWriter
         record_index,
         puzzle_as_read,
         no_solution,
+        typed_rows,
     } = options.joins;
     let mut rows = RowWriter::new(options.output_format, Some(layout)).only(options.only);
     if keep_columns {
@@ -481,6 +485,9 @@ fn row_writer<J: Job>(options: &RunOptions, layout: &Layout) -> Result<RowWriter
     }
     if puzzle_as_read {
         rows = rows.as_read();
+    }
+    if typed_rows {
+        rows = rows.typed();
     }
     if no_solution {
         rows = rows.without_solutions();

@@ -330,7 +330,12 @@ pub fn process_chunk<J: Job>(
             return;
         }
         let parsed = Parsed::of_record(&record, boards);
-        let (answer, reason) = answer(on(), state, Some(&mut *histogram), parsed.puzzle());
+        let unfit = rows.unfit(record.raw, &record.fields);
+        let puzzle = match unfit {
+            Some(reason) => Err(reason),
+            None => parsed.puzzle(),
+        };
+        let (answer, reason) = answer(on(), state, Some(&mut *histogram), puzzle);
         let index = tally.counts.total();
         let mismatch = match (parsed.is_board(), answer.status) {
             // No puzzle to hold a given solution against.
@@ -345,7 +350,7 @@ pub fn process_chunk<J: Job>(
             return;
         }
         let (puzzle, solution) = parsed.cells(record.raw, answer.solution.as_ref(), boards, texts);
-        let puzzle = match rows.writes_as_read() {
+        let puzzle = match rows.writes_as_read() && unfit.is_none() {
             true => Cells::AsRead(record.raw),
             false => puzzle,
         };

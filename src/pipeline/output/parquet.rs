@@ -8,8 +8,9 @@
 //! Text columns are dictionary-encoded where that is smaller (`status`, `difficulty`),
 //! except the grid columns, and pages are compressed with zstd (level 1).
 //!
-//! Memory is bounded: rows are parsed as they come and a row group is written every
-//! [`GROUP_ROWS`] rows (or [`GROUP_BYTES`] of text), so only one group is held.
+//! Memory is bounded whatever the number of columns: rows are parsed as they come and a
+//! row group is written every [`GROUP_ROWS`] rows, or sooner at [`GROUP_BYTES`] of text
+//! or [`GROUP_CELLS`] fields (about 10 bytes each held), so only one group is held.
 
 use std::io::{self, Write};
 use std::sync::Arc;
@@ -17,7 +18,7 @@ use std::sync::Arc;
 use csv_core::{ReadRecordResult, Reader};
 use parquet::basic::{Compression, IntType, LogicalType, Repetition, Type as Physical, ZstdLevel};
 use parquet::data_type::{BoolType, ByteArray, ByteArrayType, DoubleType, Int64Type};
-use parquet::file::properties::WriterProperties;
+use parquet::file::properties::{EnabledStatistics, WriterProperties};
 use parquet::file::writer::SerializedFileWriter;
 use parquet::schema::types::ColumnPath;
 use parquet::schema::types::Type;
@@ -37,7 +38,9 @@ fn parquet_io(e: parquet::errors::ParquetError) -> io::Error {
 /// Rows per row group.
 pub const GROUP_ROWS: usize = 1 << 17;
 /// Text bytes (all columns) after which a row group is written early.
-pub const GROUP_BYTES: usize = 64 << 20;
+pub const GROUP_BYTES: usize = 32 << 20;
+/// Fields (rows times columns) after which a row group is written early.
+pub const GROUP_CELLS: usize = 1 << 24;
 
 /// Columns typed as unsigned integers, by name.
 const UNSIGNED: &[&str] = &[
@@ -63,7 +66,8 @@ enum ColumnKind {
     Text,
 }
 
-/// One column's values of the row group in hand.
+/// One column, with the row group's values of a typed one (a text column's are held
+/// by [`TextCells`]).
 struct ColumnValues {
     name: String,
     kind: ColumnKind,
@@ -72,11 +76,18 @@ struct ColumnValues {
     numbers: Vec<i64>,
     doubles: Vec<f64>,
     booleans: Vec<bool>,
-    /// Text values back to back, and where each ends.
+}
+
+/// The row group's text fields, all columns, row by row in one buffer (thousands of
+/// kept columns make no thousands of buffers, nor their spare room).
+#[derive(Default)]
+struct TextCells {
+    /// The fields back to back.
     text: Vec<u8>,
-    ends: Vec<usize>,
-    /// The group's text values as slices of one buffer, reused.
-    values: Vec<ByteArray>,
+    /// Where each field ends (a null one, empty, ends where the one before does).
+    ends: Vec<u32>,
+    /// Text columns a row.
+    columns: usize,
 }
 
 enum State<W: Write + Send> {
@@ -104,6 +115,11 @@ pub struct ParquetRows<W: Write + Send> {
     /// How many leading columns are typed by name.
     typed: usize,
     columns: Vec<ColumnValues>,
+    cells: TextCells,
+    /// A text column's values as slices of the cells, and its definition levels, as it
+    /// is written.
+    values: Vec<ByteArray>,
+    text_defs: Vec<i16>,
     rows: usize,
     /// Rows per row group.
     group_rows: usize,
@@ -124,6 +140,9 @@ impl<W: Write + Send> ParquetRows<W> {
             ends_len: 0,
             typed,
             columns: Vec::new(),
+            cells: TextCells::default(),
+            values: Vec::new(),
+            text_defs: Vec::new(),
             rows: 0,
             group_rows: GROUP_ROWS,
             read: 0,
@@ -219,10 +238,13 @@ impl<W: Write + Send> ParquetRows<W> {
                     self.columns.len()
                 )));
             }
-            let mut text_bytes = 0;
             for (i, column) in self.columns.iter_mut().enumerate() {
                 let value = field(i);
-                column.push(value).map_err(|what| {
+                let pushed = match column.kind {
+                    ColumnKind::Text => self.cells.push(value),
+                    _ => column.push(value),
+                };
+                pushed.map_err(|what| {
                     io::Error::other(format!(
                         "row {}: column {}: {what}: {:?}",
                         self.read,
@@ -230,10 +252,12 @@ impl<W: Write + Send> ParquetRows<W> {
                         String::from_utf8_lossy(value)
                     ))
                 })?;
-                text_bytes += column.text.len();
             }
             self.rows += 1;
-            if self.rows == self.group_rows || text_bytes >= GROUP_BYTES {
+            if self.rows == self.group_rows
+                || self.cells.text.len() >= GROUP_BYTES
+                || self.rows * self.columns.len() >= GROUP_CELLS
+            {
                 self.write_group()?;
             }
         }
@@ -257,6 +281,11 @@ impl<W: Write + Send> ParquetRows<W> {
                 ColumnValues::new(name, kind)
             })
             .collect();
+        self.cells.columns = self
+            .columns
+            .iter()
+            .filter(|c| c.kind == ColumnKind::Text)
+            .count();
         let fields = self
             .columns
             .iter()
@@ -271,12 +300,23 @@ impl<W: Write + Send> ParquetRows<W> {
             .set_compression(Compression::ZSTD(
                 ZstdLevel::try_new(1).map_err(parquet_io)?,
             ))
-            .set_created_by(format!("sudoku-batch {}", env!("CARGO_PKG_VERSION")));
-        // Grids are nearly all distinct: a dictionary would be built and dropped.
-        for column in &self.columns {
+            .set_created_by(format!("sudoku-batch {}", env!("CARGO_PKG_VERSION")))
+            // Statistics a column chunk, no page indexes: the footer's metadata is held
+            // until the end, and pages' would grow with the rows.
+            .set_statistics_enabled(EnabledStatistics::Chunk)
+            .set_offset_index_disabled(true);
+        // Grids are nearly all distinct: a dictionary would be built and dropped. The
+        // input's fields carried after ours get no statistics: with thousands of
+        // columns, the footer's statistics held until the end would be most of the
+        // memory.
+        for (i, column) in self.columns.iter().enumerate() {
+            let path = || ColumnPath::from(column.name.as_str());
             if GRIDS.contains(&column.name.as_str()) {
-                properties = properties
-                    .set_column_dictionary_enabled(ColumnPath::from(column.name.as_str()), false);
+                properties = properties.set_column_dictionary_enabled(path(), false);
+            }
+            if i >= self.typed {
+                properties =
+                    properties.set_column_statistics_enabled(path(), EnabledStatistics::None);
             }
         }
         let properties = properties.build();
@@ -295,14 +335,20 @@ impl<W: Write + Send> ParquetRows<W> {
             return Ok(());
         };
         let mut group = writer.next_row_group().map_err(parquet_io)?;
+        let all = ByteArray::from(std::mem::take(&mut self.cells.text));
+        let mut text_column = 0;
         for column in &mut self.columns {
             let Some(mut out) = group.next_column().map_err(parquet_io)? else {
                 break;
             };
-            if column.kind == ColumnKind::Text {
-                column.slice_values();
-            }
-            let defs = Some(&column.defs[..]);
+            let defs = if column.kind == ColumnKind::Text {
+                self.cells
+                    .column(&all, text_column, &mut self.values, &mut self.text_defs);
+                text_column += 1;
+                Some(&self.text_defs[..])
+            } else {
+                Some(&column.defs[..])
+            };
             match column.kind {
                 ColumnKind::Unsigned => {
                     out.typed::<Int64Type>()
@@ -318,14 +364,16 @@ impl<W: Write + Send> ParquetRows<W> {
                 }
                 ColumnKind::Text => {
                     out.typed::<ByteArrayType>()
-                        .write_batch(&column.values, defs, None)
+                        .write_batch(&self.values, defs, None)
                 }
             }
             .map_err(parquet_io)?;
             out.close().map_err(parquet_io)?;
             column.clear();
+            self.values.clear();
         }
         group.close().map_err(parquet_io)?;
+        self.cells.ends.clear();
         self.rows = 0;
         Ok(())
     }
@@ -349,13 +397,10 @@ impl ColumnValues {
         ColumnValues {
             name: name.to_string(),
             kind,
-            defs: Vec::with_capacity(GROUP_ROWS),
+            defs: Vec::new(),
             numbers: Vec::new(),
             doubles: Vec::new(),
             booleans: Vec::new(),
-            text: Vec::new(),
-            ends: Vec::new(),
-            values: Vec::new(),
         }
     }
 
@@ -401,25 +446,10 @@ impl ColumnValues {
                 b"false" => false,
                 _ => return Err("not true or false"),
             }),
-            ColumnKind::Text => {
-                std::str::from_utf8(value).map_err(|_| "not UTF-8")?;
-                self.text.extend_from_slice(value);
-                self.ends.push(self.text.len());
-            }
+            ColumnKind::Text => return Err("a text column's values are cells"),
         }
         self.defs.push(1);
         Ok(())
-    }
-
-    /// The text values as slices of one shared buffer (no copy per value).
-    fn slice_values(&mut self) {
-        let all = ByteArray::from(std::mem::take(&mut self.text));
-        self.values.clear();
-        let mut start = 0;
-        for &end in &self.ends {
-            self.values.push(all.slice(start, end - start));
-            start = end;
-        }
     }
 
     fn clear(&mut self) {
@@ -427,9 +457,44 @@ impl ColumnValues {
         self.numbers.clear();
         self.doubles.clear();
         self.booleans.clear();
-        self.text.clear();
-        self.ends.clear();
-        self.values.clear();
+    }
+}
+
+impl TextCells {
+    /// Adds a row's next text field (UTF-8, or refused).
+    fn push(&mut self, value: &[u8]) -> Result<(), &'static str> {
+        std::str::from_utf8(value).map_err(|_| "not UTF-8")?;
+        self.text.extend_from_slice(value);
+        // A group holds GROUP_BYTES of text and one row more.
+        let end = u32::try_from(self.text.len()).map_err(|_| "over 4 GiB of text")?;
+        self.ends.push(end);
+        Ok(())
+    }
+
+    /// Text column `index`'s values as slices of `all` (the cells' text, no copy per
+    /// value) into `values`, and their definition levels into `defs` (an empty value is
+    /// null).
+    fn column(
+        &self,
+        all: &ByteArray,
+        index: usize,
+        values: &mut Vec<ByteArray>,
+        defs: &mut Vec<i16>,
+    ) {
+        values.clear();
+        defs.clear();
+        for at in (index..self.ends.len()).step_by(self.columns.max(1)) {
+            let start = if at == 0 {
+                0
+            } else {
+                self.ends[at - 1] as usize
+            };
+            let end = self.ends[at] as usize;
+            defs.push(i16::from(end > start));
+            if end > start {
+                values.push(all.slice(start, end - start));
+            }
+        }
     }
 }
 

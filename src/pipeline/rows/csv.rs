@@ -31,13 +31,26 @@ pub(super) fn header(sep: u8, extra: &[&str], record: &[&str], kept: &[String], 
 }
 
 /// Appends the input's fields, `sep` before each, quoted as needed: at least `count`
-/// (empty ones for a short row), and every field of a longer row.
-pub(super) fn fields(sep: u8, fields: &Fields<'_>, count: usize, out: &mut Vec<u8>) {
+/// (empty ones for a short row), and every field of a longer row; for rows that become
+/// typed columns (`typed`), exactly `count`, bytes that are not UTF-8 as U+FFFD.
+pub(super) fn fields(sep: u8, fields: &Fields<'_>, count: usize, typed: bool, out: &mut Vec<u8>) {
     let mut written = 0;
     fields.for_each(|field| {
+        if typed && written == count {
+            return;
+        }
         out.push(sep);
         let start = out.len();
-        out.extend_from_slice(field);
+        if typed {
+            for chunk in field.utf8_chunks() {
+                out.extend_from_slice(chunk.valid().as_bytes());
+                if !chunk.invalid().is_empty() {
+                    out.extend_from_slice("\u{FFFD}".as_bytes());
+                }
+            }
+        } else {
+            out.extend_from_slice(field);
+        }
         quote_tail(out, start, sep);
         written += 1;
     });

@@ -80,6 +80,28 @@ pub enum Reason {
     Refused(Shape),
     /// The search spent its budget of this many branches (`undecided`).
     Budget(u64),
+    /// The record's own text does not fit a typed (Parquet) output.
+    Unfit(Unfit),
+}
+
+/// What of a record's own text a typed (Parquet) output cannot carry: its text columns
+/// hold UTF-8, and a row is as wide as the header.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unfit {
+    /// Kept field `field` (from 1) is not UTF-8.
+    NotUtf8 {
+        /// Which field.
+        field: u32,
+    },
+    /// The record has `fields` fields, past the header's `header`.
+    TooWide {
+        /// The record's fields.
+        fields: u32,
+        /// The header's.
+        header: u32,
+    },
+    /// The puzzle as read (`--puzzle-as-read`) is not UTF-8.
+    PuzzleNotUtf8,
 }
 
 impl Reason {
@@ -124,6 +146,19 @@ impl fmt::Display for Described<'_> {
                 }
             }
             (Reason::Budget(n), _) => write!(f, "search budget of {n} branches spent"),
+            (Reason::Unfit(Unfit::NotUtf8 { field }), _) => write!(
+                f,
+                "field {field} is not UTF-8, which a Parquet text column holds (kept with \
+                 U+FFFD for the bad bytes)"
+            ),
+            (Reason::Unfit(Unfit::TooWide { fields, header }), _) => write!(
+                f,
+                "row has {fields} fields, the header {header}: a Parquet row holds no more \
+                 (fields past {header} left out)"
+            ),
+            (Reason::Unfit(Unfit::PuzzleNotUtf8), _) => {
+                f.write_str("the puzzle as read is not UTF-8, which a Parquet text column holds")
+            }
             (Reason::Refused(Shape::Board), _) => {
                 f.write_str("only solve, classify and grade take boards other than classic 9x9")
             }
@@ -286,6 +321,8 @@ pub struct RowWriter {
     numbered: bool,
     /// `--puzzle-as-read`: the puzzle column holds the text as read.
     as_read: bool,
+    /// The rows become typed columns (Parquet): text UTF-8, rows as wide as the header.
+    typed: bool,
     /// `--no-solution`: no solution is written (for printing puzzles).
     hide_solutions: bool,
     /// `--min-rating`, `--max-rating`, `--difficulty`: rows of graded records within.
@@ -351,6 +388,7 @@ impl RowWriter {
             kept: None,
             numbered: false,
             as_read: false,
+            typed: false,
             hide_solutions: false,
             rated: None,
         }
@@ -405,6 +443,49 @@ impl RowWriter {
             as_read: true,
             ..self
         }
+    }
+
+    /// The same writer, for rows that become typed columns (a Parquet output): see
+    /// [`RowWriter::unfit`].
+    pub fn typed(self) -> RowWriter {
+        RowWriter {
+            typed: true,
+            ..self
+        }
+    }
+
+    /// For rows that become typed columns: why the record's own text (kept fields, the
+    /// puzzle as read) cannot be carried, which makes the record `invalid`; its row then
+    /// carries the fields as far as the header goes, bad bytes as U+FFFD. `None` for
+    /// the other outputs.
+    #[inline]
+    pub fn unfit(&self, raw: &[u8], fields: &Fields<'_>) -> Option<Reason> {
+        if !self.typed {
+            return None;
+        }
+        if let Some(names) = &self.kept {
+            let (mut count, mut bad) = (0u32, None);
+            fields.for_each(|field| {
+                count += 1;
+                if bad.is_none() && std::str::from_utf8(field).is_err() {
+                    bad = Some(count);
+                }
+            });
+            let header = names.len() as u32;
+            if count > header {
+                return Some(Reason::Unfit(Unfit::TooWide {
+                    fields: count,
+                    header,
+                }));
+            }
+            if let Some(field) = bad {
+                return Some(Reason::Unfit(Unfit::NotUtf8 { field }));
+            }
+        }
+        if self.as_read && std::str::from_utf8(raw).is_err() {
+            return Some(Reason::Unfit(Unfit::PuzzleNotUtf8));
+        }
+        None
     }
 
     /// True when puzzles are written as read (`--puzzle-as-read`).
@@ -466,10 +547,15 @@ impl RowWriter {
         self.only.takes(status, mismatch) && self.rated.is_none_or(|f| f.keeps(rated))
     }
 
-    /// True when every row is exactly one line (all formats but printed grids; and not
-    /// with the input's fields kept, as a quoted field may hold line ends).
+    /// True when every row is exactly one line: all formats but printed grids; and in
+    /// CSV and TSV not with the input's fields kept or the puzzle as read, as a quoted
+    /// field may hold line ends (NDJSON escapes them).
     pub fn one_line_rows(&self) -> bool {
-        self.format != OutputFormat::Grid && self.kept.is_none()
+        match self.format {
+            OutputFormat::Grid => false,
+            OutputFormat::Csv | OutputFormat::Tsv => self.kept.is_none() && !self.as_read,
+            _ => true,
+        }
     }
 
     /// Appends what comes before the first row (the CSV header).
@@ -509,7 +595,7 @@ impl RowWriter {
                 let at = out.len();
                 if self.kept.is_some() {
                     let count = self.kept.as_ref().map_or(0, Vec::len);
-                    csv::fields(sep, &row.fields, count, out);
+                    csv::fields(sep, &row.fields, count, self.typed, out);
                 }
                 out.push(b'\n');
                 at
