@@ -113,7 +113,12 @@ fn list_and_binary_columns_and_malformed_rows() {
             }
         })
         .collect();
-    let want = classify_text(&dir, &text);
+    let mut want = classify_text(&dir, &text);
+    // A null value and an empty list are no puzzle, said so (the text `null` is not).
+    for i in [10, 20] {
+        want[i][1] = String::new();
+        want[i][4] = "null value: no puzzle".to_string();
+    }
     let got = classify(&parquet("quizzes-first1000-lists.zstd.parquet"));
     assert_eq!(got, want);
     let invalid: Vec<&str> = got
@@ -465,4 +470,75 @@ fn pages_declaring_more_than_a_page_may_hold_fail_the_run() {
     let rows = rows(&out.stdout);
     assert_eq!(rows.len(), 20);
     assert!(rows.iter().all(|r| r[3] == "invalid"));
+}
+
+/// A null or empty puzzle is an `invalid` row that says so, numbered in its place with
+/// `--record-index` (rows handed on apart from their batch keep their record numbers);
+/// a null solution is no solution (no mismatch).
+#[test]
+fn null_and_empty_values_are_rows_that_say_so() {
+    use parquet::basic::Compression;
+    use parquet::data_type::{ByteArray, ByteArrayType};
+    use parquet::file::properties::WriterProperties;
+    use parquet::file::writer::SerializedFileWriter;
+    use parquet::schema::parser::parse_message_type;
+    use std::sync::Arc;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("nulls.parquet");
+    let text = std::fs::read_to_string(common::data("pairs-easy.txt")).unwrap();
+    let (puzzle, solution) = text.lines().next().unwrap().split_once(' ').unwrap();
+    let schema = parse_message_type(
+        "message m { optional binary puzzle (UTF8); optional binary solution (UTF8); }",
+    )
+    .unwrap();
+    let properties = WriterProperties::builder()
+        .set_compression(Compression::SNAPPY)
+        .build();
+    let mut writer = SerializedFileWriter::new(
+        std::fs::File::create(&path).unwrap(),
+        Arc::new(schema),
+        Arc::new(properties),
+    )
+    .unwrap();
+    let mut group = writer.next_row_group().unwrap();
+    // Rows: puzzle+solution, null, "", "null" (a text), puzzle with a null solution.
+    let puzzles: Vec<ByteArray> = [puzzle, "", "null", puzzle]
+        .iter()
+        .map(|&p| ByteArray::from(p))
+        .collect();
+    let mut column = group.next_column().unwrap().unwrap();
+    column
+        .typed::<ByteArrayType>()
+        .write_batch(&puzzles, Some(&[1, 0, 1, 1, 1]), None)
+        .unwrap();
+    column.close().unwrap();
+    let mut column = group.next_column().unwrap().unwrap();
+    column
+        .typed::<ByteArrayType>()
+        .write_batch(&[ByteArray::from(solution)], Some(&[1, 0, 0, 0, 0]), None)
+        .unwrap();
+    column.close().unwrap();
+    group.close().unwrap();
+    writer.close().unwrap();
+    let out = run(&["classify", path.to_str().unwrap(), "-q", "--record-index"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let rows: Vec<Vec<String>> = csv::ReaderBuilder::new()
+        .from_reader(&out.stdout[..])
+        .records()
+        .map(|r| r.unwrap().iter().map(str::to_string).collect())
+        .collect();
+    let seen: Vec<[&str; 5]> = rows
+        .iter()
+        .map(|r| [&r[0], &r[3], &r[4], &r[5], &r[6]].map(String::as_str))
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            ["1", "unique", "", "false", "0"],
+            ["2", "invalid", "null value: no puzzle", "", "1"],
+            ["3", "invalid", "empty value: no puzzle", "", "2"],
+            ["4", "invalid", "bad byte 'n' at column 1", "", "3"],
+            ["5", "unique", "", "", "4"],
+        ]
+    );
 }

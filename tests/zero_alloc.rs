@@ -296,6 +296,7 @@ fn chunk_costs_by<J: Job>(
         let mut tally = Tally::default();
         let mut run = |out: &mut Vec<u8>, tally: &mut Tally| {
             process_chunk(setup, chunk, layout.first_line, &mut worker, out, tally);
+            worker.close_item(out, tally);
             out.clear();
         };
         run(&mut out, &mut Tally::default());
@@ -408,17 +409,15 @@ fn pencil_mark_records_allocate_nothing() {
     };
     let mut worker = Worker::new(&job, boards.variant(), Budget::DEFAULT);
     let mut out = Vec::new();
-    process_chunk(
-        setup,
-        &text,
-        1,
-        &mut worker,
-        &mut out,
-        &mut Tally::default(),
-    );
+    let mut tally = Tally::default();
+    process_chunk(setup, &text, 1, &mut worker, &mut out, &mut tally);
+    worker.close_item(&mut out, &mut tally);
     out.clear();
     let mut tally = Tally::default();
-    let n = allocations(|| process_chunk(setup, &text, 1, &mut worker, &mut out, &mut tally));
+    let n = allocations(|| {
+        process_chunk(setup, &text, 1, &mut worker, &mut out, &mut tally);
+        worker.close_item(&mut out, &mut tally);
+    });
     assert_eq!(tally.counts.unique, 300);
     assert_eq!(n, 0);
 }

@@ -24,7 +24,7 @@ mod worker;
 
 pub use chunks::{shard_bounds, Chunk, ChunkBytes, Shard, SliceChunks, Source, StreamChunks};
 pub use parsed::BoardSetup;
-pub use worker::{process_chunk, too_long_row, Setup, Tally, Worker};
+pub use worker::{process_chunk, too_long_row, unread_row, Setup, Tally, Worker};
 
 use std::io::{self, Read};
 use std::ops::Range;
@@ -40,7 +40,7 @@ use crate::engines::Engine;
 use crate::jobs::{Columns, Generate, GenerateError, Generated, Job, MadeRecord, Maker};
 use crate::pipeline::input::parquet::{ParquetFile, Piece, Scratch, Segment};
 use crate::pipeline::input::{
-    detect_layout_as, Choice, Format, InputBytes, InputError, Layout, Opened,
+    detect_layout_as, no_value_record, Choice, Format, InputBytes, InputError, Layout, Opened,
 };
 use crate::pipeline::output::{Output, OutputError};
 use crate::pipeline::rows::{kept_names, BoardTexts, Cells, OutputFormat, Row, RowWriter, Slot};
@@ -329,7 +329,9 @@ fn run_source<J: Job, R: Read>(
             let bytes = chunk.bytes.as_slice();
             match chunk.too_long {
                 None => process_chunk(setup, bytes, chunk.first_line, worker, out, tally),
-                Some(length) => too_long_row(setup, bytes, chunk.first_line, length, out, tally),
+                Some(length) => {
+                    too_long_row(setup, bytes, chunk.first_line, length, worker, out, tally)
+                }
             }
             Ok(())
         },
@@ -382,7 +384,10 @@ pub fn run_parquet<J: Job>(
                     }
                     Segment::Lines { .. } => {}
                     Segment::TooLong { echo, row, length } => {
-                        too_long_row(setup, echo, row, length, out, tally)
+                        too_long_row(setup, echo, row, length, worker, out, tally)
+                    }
+                    Segment::NoValue { row, null } => {
+                        unread_row(setup, no_value_record(row, null), worker, out, tally)
                     }
                 },
             )
@@ -450,7 +455,9 @@ where
             next()
         },
         |work: W, worker: &mut Worker<J>, out: &mut Vec<u8>, tally: &mut Tally| {
-            process(work, setup, worker, out, tally)?;
+            let processed = process(work, setup, worker, out, tally);
+            worker.close_item(out, tally);
+            processed?;
             if cancelled() {
                 return Err(RunError::Cancelled);
             }

@@ -38,6 +38,15 @@ pub struct Worker<J: Job> {
 }
 
 impl<J: Job> Worker<J> {
+    /// Ends a work item (a chunk, a Parquet piece) whose rows are in `out`: the record
+    /// numbers of its rows (`--record-index`), gathered by [`process_chunk`] and
+    /// [`unread_row`] however many times they were called for it, go after them.
+    pub fn close_item(&mut self, out: &mut Vec<u8>, tally: &mut Tally) {
+        Slot::append(&self.slots, out);
+        tally.slots = self.slots.len();
+        self.slots.clear();
+    }
+
     /// A fresh worker for `job`, reading variant boards by the rules of `variant`,
     /// whose engines give up on a record after `budget` branches.
     pub fn new(job: &J, variant: Variant, budget: Budget) -> Self {
@@ -319,7 +328,6 @@ pub fn process_chunk<J: Job>(
         slots,
         timed: _,
     } = worker;
-    slots.clear();
     let on = || On {
         job,
         budget: *budget,
@@ -375,8 +383,6 @@ pub fn process_chunk<J: Job>(
         }
         tally.rows += 1;
     });
-    Slot::append(slots, out);
-    tally.slots = slots.len();
 }
 
 /// The row of a stream's record over the length limit, from its first bytes: `invalid`,
@@ -386,10 +392,24 @@ pub fn too_long_row<J: Job>(
     echo: &[u8],
     line: u64,
     length: u64,
+    worker: &mut Worker<J>,
     out: &mut Vec<u8>,
     tally: &mut Tally,
 ) {
     let record = too_long_record(echo, line, length, setup.layout.max_record);
+    unread_row(setup, record, worker, out, tally)
+}
+
+/// The `invalid` row of a record the input layer found no puzzle in (too long, a null
+/// or empty value), never parsed.
+pub fn unread_row<J: Job>(
+    setup: Setup<'_, J>,
+    record: Record<'_>,
+    worker: &mut Worker<J>,
+    out: &mut Vec<u8>,
+    tally: &mut Tally,
+) {
+    let line = record.line;
     let reason = record.puzzle.err().map(Reason::Record);
     tally.add(line, Status::Invalid, None, setup.job.checks_uniqueness());
     if !setup.rows.keeps(Status::Invalid, None, None) {
@@ -411,12 +431,10 @@ pub fn too_long_row<J: Job>(
     );
     tally.rows += 1;
     if setup.rows.numbers_records() {
-        let slot = Slot {
+        worker.slots.push(Slot {
             at: at as u64,
             record: tally.counts.total() - 1,
-        };
-        Slot::append(&[slot], out);
-        tally.slots = 1;
+        });
     }
 }
 

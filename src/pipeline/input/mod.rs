@@ -293,6 +293,24 @@ pub enum RecordError {
         /// The limit.
         limit: usize,
     },
+    /// A columnar input's value that is null (`true`) or empty (`false`).
+    NoValue {
+        /// Null, not empty.
+        null: bool,
+    },
+}
+
+/// The row of a columnar input's null or empty value.
+pub fn no_value_record(line: u64, null: bool) -> Record<'static> {
+    Record {
+        line,
+        puzzle: Err(RecordError::NoValue { null }),
+        raw: b"",
+        expected: None,
+        expected_text: None,
+        marks: None,
+        fields: Fields::None,
+    }
 }
 
 /// The row of a record over the length limit: its first bytes are echoed.

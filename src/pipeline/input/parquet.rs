@@ -7,8 +7,8 @@
 //!
 //! A puzzle column is a string (`BYTE_ARRAY`) column, a fixed-size binary column of 81
 //! bytes (digits, or cell values 0-9), or a list of 81 integers (0 empty). A null or
-//! empty value becomes a row the pipeline answers `invalid`, so every row yields one
-//! output row; white space and control bytes in a value, and a `#` starting it, are
+//! empty puzzle is handed on apart ([`Segment::NoValue`]), a row the pipeline answers
+//! `invalid` saying so, so every row yields one output row; white space and control bytes in a value, and a `#` starting it, are
 //! shown as `?`, for the same reason.
 
 use std::fs::File;
@@ -150,6 +150,13 @@ pub enum Segment<'a> {
         bytes: &'a [u8],
         /// The row number of the first line.
         first_row: u64,
+    },
+    /// A row whose puzzle is null (`null`) or empty.
+    NoValue {
+        /// Its row number.
+        row: u64,
+        /// Null, not empty.
+        null: bool,
     },
     /// A row whose value is longer than the limit.
     TooLong {
@@ -370,15 +377,18 @@ impl ParquetFile {
         Ok(pages)
     }
 
-    /// Every row as lines (as [`ParquetFile::decode`] writes them, none cut short),
-    /// appended to `out`: for the commands that hold a whole dataset anyway.
+    /// Every row as lines (as [`ParquetFile::decode`] writes them, none cut short; a
+    /// null or empty puzzle as the word `null` or `empty`, which is no puzzle), appended
+    /// to `out`: for the commands that hold a whole dataset anyway.
     pub fn read_all(&self, out: &mut Vec<u8>) -> io::Result<()> {
         let mut scratch = Scratch::default();
         for piece in self.pieces(None, DEFAULT_MAX_RECORD)? {
-            self.decode(&piece, usize::MAX, &mut scratch, |segment| {
-                if let Segment::Lines { bytes, .. } = segment {
-                    out.extend_from_slice(bytes);
+            self.decode(&piece, usize::MAX, &mut scratch, |segment| match segment {
+                Segment::Lines { bytes, .. } => out.extend_from_slice(bytes),
+                Segment::NoValue { null, .. } => {
+                    out.extend_from_slice(if null { b"null\n" } else { b"empty\n" })
                 }
+                Segment::TooLong { .. } => unreachable!("no row is over usize::MAX bytes"),
             })?;
         }
         Ok(())
@@ -386,7 +396,7 @@ impl ParquetFile {
 
     /// Decodes `piece` into lines, `puzzle` or `puzzle solution` a row, handed to
     /// `each` a batch at a time, with a value over `max_record` bytes handed on as
-    /// [`Segment::TooLong`] alone.
+    /// [`Segment::TooLong`] alone, and a null or empty puzzle as [`Segment::NoValue`].
     pub fn decode(
         &self,
         piece: &Piece,
@@ -432,13 +442,28 @@ impl ParquetFile {
             let mut first = row;
             for i in 0..read {
                 let start = out.len();
+                if let Some(null) = puzzles.missing(i, puzzle.cells) {
+                    each(Segment::Lines {
+                        bytes: &out[..start],
+                        first_row: first,
+                    });
+                    each(Segment::NoValue {
+                        row: row + i as u64,
+                        null,
+                    });
+                    out.clear();
+                    first = row + i as u64 + 1;
+                    continue;
+                }
                 puzzles.write(i, puzzle.cells, out);
                 if let Some(column) = solution {
                     let at = out.len();
-                    out.push(b' ');
-                    solutions.write(i, column.cells, out);
-                    if !solution_fits(&out[start..at], &out[at + 1..]) {
-                        out.truncate(at);
+                    if solutions.missing(i, column.cells).is_none() {
+                        out.push(b' ');
+                        solutions.write(i, column.cells, out);
+                        if !solution_fits(&out[start..at], &out[at + 1..]) {
+                            out.truncate(at);
+                        }
                     }
                 }
                 let length = out.len() - start;
@@ -700,12 +725,25 @@ impl Values {
         self.rows.resize(read, None);
     }
 
-    /// Appends row `row`'s text, its values read as `cells`: the value (white space,
-    /// control bytes and a leading `#` shown as `?`), or `null` for none, or `""` for
-    /// an empty one.
+    /// `Some(true)` when row `row` is null (or an empty list), `Some(false)` when its
+    /// value is empty, `None` when it has one.
+    fn missing(&self, row: usize, cells: CellText) -> Option<bool> {
+        let Some((from, to)) = self.rows.get(row).copied().flatten() else {
+            return Some(true);
+        };
+        let empty = match cells {
+            CellText::Text => self.texts.get(from).is_none_or(|t| t.data().is_empty()),
+            CellText::Fixed => self.fixed[from..to].iter().all(|f| f.data().is_empty()),
+            CellText::List => from == to,
+        };
+        empty.then_some(false)
+    }
+
+    /// Appends row `row`'s text, its values read as `cells`: the value, white space,
+    /// control bytes and a leading `#` shown as `?` (a row without one, see
+    /// [`Values::missing`], appends nothing).
     fn write(&self, row: usize, cells: CellText, out: &mut Vec<u8>) {
         let Some((from, to)) = self.rows.get(row).copied().flatten() else {
-            out.extend_from_slice(b"null");
             return;
         };
         let start = out.len();
@@ -735,7 +773,6 @@ impl Values {
             }
         }
         if out.len() == start {
-            out.extend_from_slice(b"\"\"");
             return;
         }
         // Line ends and white space would split the row (one compare a byte, which

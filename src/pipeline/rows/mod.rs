@@ -177,6 +177,12 @@ impl fmt::Display for Described<'_> {
                 f,
                 "record of {bytes} bytes, over the limit of {limit} (--max-record-bytes)"
             ),
+            (Reason::Record(RecordError::NoValue { null: true }), _) => {
+                f.write_str("null value: no puzzle")
+            }
+            (Reason::Record(RecordError::NoValue { null: false }), _) => {
+                f.write_str("empty value: no puzzle")
+            }
             (Reason::Record(RecordError::MissingField(n)), column) => write!(
                 f,
                 "row has {n} fields, no {} column",
