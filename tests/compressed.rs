@@ -496,3 +496,43 @@ fn long_zstd_windows_and_wrapped_parquet_say_what_they_are() {
         "{err}"
     );
 }
+
+/// `show` reads a compressed input record by record and stops after the last record
+/// asked for: a record near the start of 150 MB of zstd takes a few MB, and a stream cut
+/// short after it still shows it (the cut is never reached); asking past the cut fails
+/// naming the file.
+#[test]
+fn show_decodes_a_compressed_input_only_as_far_as_it_needs() {
+    let files = Files::new();
+    let text = std::fs::read_to_string(common::data("extreme.txt")).unwrap();
+    let block: String = text.lines().take(100).map(|l| format!("{l}\n")).collect();
+    let mut encoder = zstd::stream::write::Encoder::new(Vec::new(), 3).unwrap();
+    let blocks = (150 << 20) / block.len();
+    for _ in 0..blocks {
+        encoder.write_all(block.as_bytes()).unwrap();
+    }
+    let data = encoder.finish().unwrap();
+    let path = files.write("big.zst", &data);
+    let child = Command::new(env!("CARGO_BIN_EXE_sudoku-batch"))
+        .args(["show", s(&path), "--line", "3", "--no-solution"])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let (status, peak) = peak_kib(child);
+    assert!(status.success());
+    if let Some(kib) = peak {
+        assert!(kib < 64 * 1024, "peak RSS {kib} KiB");
+    }
+    let cut = files.write("cut.zst", &data[..data.len() / 2]);
+    let shown = sudoku_batch(&["show", s(&cut), "--line", "3"]);
+    assert!(
+        shown.status.success(),
+        "{}",
+        String::from_utf8_lossy(&shown.stderr)
+    );
+    assert!(String::from_utf8_lossy(&shown.stdout).starts_with("line 3: "));
+    let last = (blocks * 100).to_string();
+    let past = sudoku_batch(&["show", s(&cut), "--line", &last]);
+    assert_eq!(past.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&past.stderr).contains(s(&cut)));
+}

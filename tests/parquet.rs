@@ -521,7 +521,11 @@ fn null_and_empty_values_are_rows_that_say_so() {
     group.close().unwrap();
     writer.close().unwrap();
     let out = run(&["classify", path.to_str().unwrap(), "-q", "--record-index"]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let rows: Vec<Vec<String>> = csv::ReaderBuilder::new()
         .from_reader(&out.stdout[..])
         .records()

@@ -1,18 +1,19 @@
 //! `show`: a few records drawn for a person.
 
-use super::config::{board_rules, layout_choice};
-use super::error::AppError;
-use super::inputs::read_input;
-use crate::cli;
-use crate::datasets::show::Pick;
-use crate::pipeline::input;
-use crate::pipeline::output::Output;
 use std::io::IsTerminal;
 use std::process::ExitCode;
 
+use super::config::{board_rules, layout_choice};
+use super::error::AppError;
+use super::inputs::open_input;
+use crate::cli;
+use crate::datasets::show::{Pick, Picker, Style};
+use crate::pipeline::input::DEFAULT_MAX_RECORD;
+use crate::pipeline::output::Output;
+use crate::pipeline::records::each_record;
+
 pub(super) fn run_show(args: &cli::ShowArgs) -> Result<ExitCode, AppError> {
-    let bytes = read_input(&args.input, false, args.member.as_deref())?;
-    let layout = input::detect_layout_as(bytes.bytes(), &layout_choice(&args.layout)?)?;
+    let choice = layout_choice(&args.layout)?;
     let color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
     let rules = board_rules(&args.boards)?;
     let pick = if args.records.is_empty() {
@@ -20,21 +21,31 @@ pub(super) fn run_show(args: &cli::ShowArgs) -> Result<ExitCode, AppError> {
     } else {
         Pick::Records(&args.records)
     };
-    let text = crate::datasets::show::show(
-        bytes.bytes(),
-        &layout,
-        pick,
-        &rules,
-        crate::datasets::show::Style {
-            color,
-            titles: !args.no_titles,
-            solution: !args.no_solution,
-        },
-    )
-    .map_err(|source| AppError::Show {
-        path: args.input.clone(),
-        source,
+    // Read record by record up to the last one asked for: a compressed input is decoded
+    // only that far.
+    let opened = open_input(
+        &args.input,
+        false,
+        args.member.as_deref(),
+        &choice.column,
+        None,
+        None,
+    )?;
+    let mut picker = Picker::new(pick, &rules);
+    let layout = each_record(opened, &args.input, &choice, DEFAULT_MAX_RECORD, |_, r| {
+        picker.take(r)
     })?;
+    let style = Style {
+        color,
+        titles: !args.no_titles,
+        solution: !args.no_solution,
+    };
+    let text = picker
+        .draw(&layout, style)
+        .map_err(|source| AppError::Show {
+            path: args.input.clone(),
+            source,
+        })?;
     let mut out = Output::open(None)?;
     out.write_all(text.as_bytes())?;
     out.finish()?;

@@ -4,9 +4,10 @@
 //! module only picks records and draws them.
 
 use std::fmt::Write as _;
+use std::ops::ControlFlow;
 
 use crate::jobs::Grade;
-use crate::pipeline::input::{for_each_record_of, Layout};
+use crate::pipeline::input::{for_each_record_of, Layout, Record};
 use crate::pipeline::parsed::Parsed;
 use crate::pipeline::rows::{band_line, Reason};
 use crate::pipeline::{BoardSetup, Worker};
@@ -93,47 +94,116 @@ pub fn show(
     rules: &BoardRules,
     style: Style,
 ) -> Result<String, ShowError> {
-    let boards = BoardSetup::new(rules.clone());
-    let mut picked: Vec<Picked> = Vec::new();
-    let (mut first, mut last, mut records) = (None, None, 0u64);
+    let mut picker = Picker::new(pick, rules);
+    let mut done = false;
     for_each_record_of(data, layout, |r| {
-        first.get_or_insert(r.line);
-        last = Some(r.line);
-        records += 1;
-        let wanted = match pick {
-            Pick::Lines([]) => picked.is_empty(),
+        done = done || picker.take(&r).is_break();
+    });
+    picker.draw(layout, style)
+}
+
+/// Picks the records `pick` names from records handed to it one by one, in input
+/// order, and draws them.
+pub struct Picker<'p> {
+    pick: Pick<'p>,
+    boards: BoardSetup,
+    rules: BoardRules,
+    picked: Vec<Picked>,
+    first: Option<u64>,
+    last: Option<u64>,
+    records: u64,
+}
+
+impl<'p> Picker<'p> {
+    /// A picker of the records `pick` names, reading variant boards by `rules`.
+    pub fn new(pick: Pick<'p>, rules: &BoardRules) -> Self {
+        Picker {
+            pick,
+            boards: BoardSetup::new(rules.clone()),
+            rules: rules.clone(),
+            picked: Vec::new(),
+            first: None,
+            last: None,
+            records: 0,
+        }
+    }
+
+    /// Takes the next record; `Break` once every record asked for is picked (later
+    /// ones are needed only to name the lines there are, for an error).
+    pub fn take(&mut self, r: &Record<'_>) -> ControlFlow<()> {
+        self.first.get_or_insert(r.line);
+        self.last = Some(r.line);
+        self.records += 1;
+        let wanted = match self.pick {
+            Pick::Lines([]) => self.picked.is_empty(),
             Pick::Lines(lines) => lines.contains(&r.line),
-            Pick::Records(numbers) => numbers.contains(&records),
+            Pick::Records(numbers) => numbers.contains(&self.records),
         };
         if wanted {
-            picked.push(Picked {
+            self.picked.push(Picked {
                 line: r.line,
-                parsed: Parsed::of_record(&r, &boards),
+                parsed: Parsed::of_record(r, &self.boards),
                 raw: String::from_utf8_lossy(&r.raw[..r.raw.len().min(100)]).into_owned(),
             });
         }
-    });
-    let range = first.zip(last);
-    match pick {
-        Pick::Lines([]) if picked.is_empty() => {
-            return Err(ShowError::NoRecord { line: 1, range });
-        }
-        Pick::Lines(lines) => {
-            if let Some(&line) = lines.iter().find(|l| !picked.iter().any(|p| p.line == **l)) {
-                return Err(ShowError::NoRecord { line, range });
-            }
-        }
-        Pick::Records(numbers) => {
-            if let Some(&record) = numbers.iter().find(|&&n| n == 0 || n > records) {
-                return Err(ShowError::NoNumber { record, records });
-            }
+        let all = match self.pick {
+            Pick::Lines([]) => !self.picked.is_empty(),
+            Pick::Lines(lines) => lines
+                .iter()
+                .all(|l| self.picked.iter().any(|p| p.line == *l)),
+            Pick::Records(numbers) => numbers.iter().all(|&n| (1..=self.records).contains(&n)),
+        };
+        if all {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
         }
     }
+
+    /// Draws the records picked (in input order), or says which asked for is not there.
+    pub fn draw(self, layout: &Layout, style: Style) -> Result<String, ShowError> {
+        let Picker {
+            pick,
+            boards,
+            rules,
+            picked,
+            first,
+            last,
+            records,
+        } = self;
+        let range = first.zip(last);
+        match pick {
+            Pick::Lines([]) if picked.is_empty() => {
+                return Err(ShowError::NoRecord { line: 1, range });
+            }
+            Pick::Lines(lines) => {
+                if let Some(&line) = lines.iter().find(|l| !picked.iter().any(|p| p.line == **l)) {
+                    return Err(ShowError::NoRecord { line, range });
+                }
+            }
+            Pick::Records(numbers) => {
+                if let Some(&record) = numbers.iter().find(|&&n| n == 0 || n > records) {
+                    return Err(ShowError::NoNumber { record, records });
+                }
+            }
+        }
+        draw_picked(&picked, layout, &boards, &rules, style)
+    }
+}
+
+/// Draws `picked` (grading each).
+fn draw_picked(
+    picked: &[Picked],
+    layout: &Layout,
+    boards: &BoardSetup,
+    rules: &BoardRules,
+    style: Style,
+) -> Result<String, ShowError> {
     let job = Grade::new();
     let mut worker = Worker::new(&job, rules.variant, crate::values::search::Budget::DEFAULT);
     let mut text = String::new();
-    for p in &picked {
-        let (answer, reason) = worker.answer(&job, p.parsed.puzzle(), &boards);
+    for p in picked {
+        let (answer, reason) = worker.answer(&job, p.parsed.puzzle(), boards);
         let csv_column =
             (layout.format == crate::pipeline::input::Format::Csv).then_some(&*layout.puzzle_name);
         if style.titles {

@@ -18,6 +18,7 @@ mod ordered;
 pub mod output;
 pub mod parsed;
 pub mod progress;
+pub mod records;
 pub mod rows;
 pub mod settings;
 mod worker;
