@@ -184,6 +184,8 @@ struct ChunkPages {
     rows: Vec<usize>,
     /// Bytes of its dictionary once decompressed.
     dictionary: u64,
+    /// Dictionary pages read so far.
+    dictionary_pages: u32,
     /// Some page's values are copied one by one as they are decoded.
     copied: bool,
 }
@@ -336,10 +338,14 @@ impl ParquetFile {
     ) -> Result<ChunkPages, String> {
         let name = &column.name;
         let chunk = self.reader.metadata().row_group(group).column(column.index);
-        let (start, length) = chunk.byte_range();
+        // Where the chunk starts and how long it is, as the footer says (checked here:
+        // the library's own `byte_range` panics on negative values).
+        let start = chunk
+            .dictionary_page_offset()
+            .unwrap_or(chunk.data_page_offset());
         let bytes = usize::try_from(start)
             .ok()
-            .zip(usize::try_from(length).ok())
+            .zip(usize::try_from(chunk.compressed_size()).ok())
             .and_then(|(start, length)| self.bytes.get(start..start.checked_add(length)?))
             .ok_or_else(|| format!("the \"{name}\" column chunk lies outside the file"))?;
         let heads = parquet_pages::heads(bytes).map_err(|e| format!("column \"{name}\": {e}"))?;
@@ -365,8 +371,19 @@ impl ParquetFile {
                     LIST_PAGE_VALUES
                 ));
             }
+            let by_dictionary = matches!(head.encoding, Some(2 | 8));
+            if head.kind == PageKind::Data && by_dictionary && pages.dictionary_pages == 0 {
+                return Err(format!(
+                    "column \"{name}\": page {} is dictionary-encoded, but no dictionary \
+                     page comes before it",
+                    i + 1
+                ));
+            }
             match head.kind {
-                PageKind::Dictionary => pages.dictionary += head.uncompressed,
+                PageKind::Dictionary => {
+                    pages.dictionary += head.uncompressed;
+                    pages.dictionary_pages += 1;
+                }
                 PageKind::Data => {
                     pages.rows.push(head.rows.unwrap_or(head.values) as usize);
                     pages.copied |= head.encoding == Some(parquet_pages::DELTA_BYTE_ARRAY);
@@ -397,7 +414,37 @@ impl ParquetFile {
     /// Decodes `piece` into lines, `puzzle` or `puzzle solution` a row, handed to
     /// `each` a batch at a time, with a value over `max_record` bytes handed on as
     /// [`Segment::TooLong`] alone, and a null or empty puzzle as [`Segment::NoValue`].
+    ///
+    /// The page headers were checked when the pieces were cut; a malformed page the
+    /// Parquet library still panics on fails the piece with its message, as an
+    /// unreadable one does.
     pub fn decode(
+        &self,
+        piece: &Piece,
+        max_record: usize,
+        scratch: &mut Scratch,
+        each: impl FnMut(Segment<'_>),
+    ) -> io::Result<()> {
+        let decoded = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            self.decode_piece(piece, max_record, scratch, each)
+        }));
+        decoded.unwrap_or_else(|panic| {
+            let message = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_default();
+            Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!(
+                    "Parquet row group {}: malformed: {message}",
+                    piece.group + 1
+                ),
+            ))
+        })
+    }
+
+    fn decode_piece(
         &self,
         piece: &Piece,
         max_record: usize,
