@@ -203,10 +203,13 @@ fn examine(tools: &mut Tools, grid: &Grid, record: &Pending, minimality: bool) -
 struct AuditTally {
     report: AuditReport,
     grading: bool,
-    /// Each distinct text's first line.
-    texts: HashMap<Key, u64>,
-    /// Each class: its first line, records, and the first lines (up to a few).
+    /// Each class: its first record's text (hashed) and line, and its records (72
+    /// bytes a class; no map of every distinct text beside it).
     classes: HashMap<[u8; 41], AuditClass>,
+    /// The classes of more than one record: their first lines and their other texts.
+    repeats: HashMap<[u8; 41], Repeats>,
+    /// The records of no class (invalid, malformed): each distinct text's first line.
+    unclassed: HashMap<Key, u64>,
     reasons: BTreeMap<String, (u64, Vec<u64>)>,
     givens: BTreeMap<u64, u64>,
     guesses: BTreeMap<u32, u64>,
@@ -216,8 +219,22 @@ struct AuditTally {
 }
 
 struct AuditClass {
-    records: u64,
+    /// A 64-bit hash of the first record's cells as read: records of one class are
+    /// told identical by it (two different texts of one class share it with odds of
+    /// 2^-64).
+    text: u64,
+    /// Its line.
+    first: u64,
+    records: u32,
+}
+
+/// What a class of more than one record holds beyond its first.
+#[derive(Default)]
+struct Repeats {
+    /// Its first lines (up to a few), the first record's included.
     lines: Vec<u64>,
+    /// Its other distinct texts (hashed), each with its first line.
+    texts: Vec<(u64, u64)>,
 }
 
 impl AuditTally {
@@ -225,8 +242,9 @@ impl AuditTally {
         AuditTally {
             report: AuditReport::default(),
             grading,
-            texts: HashMap::new(),
             classes: HashMap::new(),
+            repeats: HashMap::new(),
+            unclassed: HashMap::new(),
             reasons: BTreeMap::new(),
             givens: BTreeMap::new(),
             guesses: BTreeMap::new(),
@@ -263,21 +281,28 @@ impl AuditTally {
                 group.1.push(line);
             }
         }
-        match self.texts.get(&record.text_key) {
-            Some(&first) => {
-                let d = &mut self.report.duplicates;
-                d.identical += 1;
-                if d.first_identical.len() < FIRST_LINES {
-                    d.first_identical.push((line, first));
+        let class = facts.as_ref().and_then(|f| f.canonical);
+        let identical = match (class, &record.text_key) {
+            (Some((key, _)), Key::Cells(text)) => self.class_record(key, text, line),
+            _ => match self.unclassed.get(&record.text_key) {
+                Some(&first) => Some(first),
+                None => {
+                    self.unclassed.insert(record.text_key, line);
+                    None
                 }
-            }
-            None => {
-                self.texts.insert(record.text_key, line);
+            },
+        };
+        if let Some(first) = identical {
+            let d = &mut self.report.duplicates;
+            d.identical += 1;
+            if d.first_identical.len() < FIRST_LINES {
+                d.first_identical.push((line, first));
             }
         }
         let Some(facts) = facts else {
             return;
         };
+        let v = &mut self.report.validity;
         if facts.mismatch == Some(true) {
             v.mismatches += 1;
             if v.first_mismatches.len() < FIRST_LINES {
@@ -288,16 +313,8 @@ impl AuditTally {
         if facts.status != Status::Invalid {
             *self.guesses.entry(facts.guesses).or_default() += 1;
         }
-        if let Some((key, automorphisms)) = facts.canonical {
+        if let Some((_, automorphisms)) = facts.canonical {
             *self.automorphisms.entry(automorphisms).or_default() += 1;
-            let entry = self.classes.entry(key).or_insert(AuditClass {
-                records: 0,
-                lines: Vec::new(),
-            });
-            entry.records += 1;
-            if entry.lines.len() < FIRST_LINES {
-                entry.lines.push(line);
-            }
         }
         if let (Some(m), Some(minimal)) = (&mut self.report.shape.minimality, facts.minimal) {
             m.checked += 1;
@@ -317,6 +334,43 @@ impl AuditTally {
         }
     }
 
+    /// Counts a record of class `key` whose cells as read are `text`, on `line`;
+    /// answers the line of an earlier record of the same text, if there is one (the
+    /// same text is the same class, so only the class's texts are compared).
+    fn class_record(&mut self, key: [u8; 41], text: &[u8; 41], line: u64) -> Option<u64> {
+        use std::collections::hash_map::Entry;
+        let text = Key::Cells(*text).rank(0);
+        let class = match self.classes.entry(key) {
+            Entry::Vacant(place) => {
+                place.insert(AuditClass {
+                    text,
+                    first: line,
+                    records: 1,
+                });
+                return None;
+            }
+            Entry::Occupied(class) => class.into_mut(),
+        };
+        class.records = class.records.saturating_add(1);
+        let repeats = self.repeats.entry(key).or_insert_with(|| Repeats {
+            lines: vec![class.first],
+            texts: Vec::new(),
+        });
+        if repeats.lines.len() < FIRST_LINES {
+            repeats.lines.push(line);
+        }
+        if class.text == text {
+            return Some(class.first);
+        }
+        match repeats.texts.iter().find(|(t, _)| *t == text) {
+            Some(&(_, first)) => Some(first),
+            None => {
+                repeats.texts.push((text, line));
+                None
+            }
+        }
+    }
+
     /// How many of this file's classes `data` holds, with the first lines on both sides.
     fn leak(&self, name: &str, data: &[u8], layout: &Layout, progress: &Progress) -> Leak {
         let mut found: HashMap<[u8; 41], u64> = HashMap::new();
@@ -329,13 +383,16 @@ impl AuditTally {
         });
         let mut first: Vec<(u64, u64)> = found
             .iter()
-            .map(|(key, &there)| (self.classes[key].lines[0], there))
+            .map(|(key, &there)| (self.classes[key].first, there))
             .collect();
         first.sort_unstable();
         first.truncate(FIRST_LINES);
         Leak {
             against: name.to_string(),
-            records: found.keys().map(|k| self.classes[k].records).sum(),
+            records: found
+                .keys()
+                .map(|k| u64::from(self.classes[k].records))
+                .sum(),
             classes: found.len() as u64,
             first,
         }
@@ -359,7 +416,7 @@ impl AuditTally {
         let d = &mut report.duplicates;
         // A malformed record is a class of its own text, as `dedupe` keys it.
         let malformed_texts = self
-            .texts
+            .unclassed
             .keys()
             .filter(|k| matches!(k, Key::Malformed(_)))
             .count() as u64;
@@ -370,16 +427,19 @@ impl AuditTally {
         } else {
             0.0
         };
-        let mut largest: Vec<&AuditClass> =
-            self.classes.values().filter(|c| c.records > 1).collect();
-        largest.sort_by(|a, b| b.records.cmp(&a.records).then(a.lines[0].cmp(&b.lines[0])));
+        let mut largest: Vec<(&AuditClass, &Repeats)> = self
+            .repeats
+            .iter()
+            .map(|(key, repeats)| (&self.classes[key], repeats))
+            .collect();
+        largest.sort_by(|(a, _), (b, _)| b.records.cmp(&a.records).then(a.first.cmp(&b.first)));
         d.largest = largest
             .iter()
             .take(FIRST_LINES)
-            .map(|c| Group {
-                what: format!("line {}", c.lines[0]),
-                count: c.records,
-                lines: c.lines.clone(),
+            .map(|(c, r)| Group {
+                what: format!("line {}", c.first),
+                count: u64::from(c.records),
+                lines: r.lines.clone(),
             })
             .collect();
         let s = &mut report.shape;
