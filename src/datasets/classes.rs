@@ -282,11 +282,30 @@ fn memchr_newline(bytes: &[u8]) -> Option<usize> {
     bytes.iter().position(|&b| b == b'\n')
 }
 
-/// Classes met so far: each key's first line and size.
+/// Classes met so far: each key's first line and size (a puzzle's key and its class in
+/// a 56-byte slot; a malformed record's text apart).
 #[derive(Default)]
 pub struct Classes {
-    map: HashMap<Key, Class>,
+    cells: HashMap<[u8; CELLS.div_ceil(2)], Slot>,
+    malformed: HashMap<Box<[u8]>, Slot>,
     records: u64,
+}
+
+/// A class as held: its first line (as bytes, so that the slot is aligned to 4 and
+/// 12 bytes long, 56 with its key) and its size.
+#[derive(Clone, Copy, Debug)]
+struct Slot {
+    first: [u8; 8],
+    size: u32,
+}
+
+impl From<Slot> for Class {
+    fn from(slot: Slot) -> Class {
+        Class {
+            first: u64::from_le_bytes(slot.first),
+            size: u64::from(slot.size),
+        }
+    }
 }
 
 /// One class: where it was first met and how many records it holds.
@@ -302,23 +321,32 @@ impl Classes {
     /// Adds a record; returns the first line of its class when it is not the first.
     pub fn add(&mut self, key: &Key, line: u64) -> Option<u64> {
         self.records += 1;
-        if let Some(class) = self.map.get_mut(key) {
-            class.size += 1;
-            return Some(class.first);
+        let found = match key {
+            Key::Cells(cells) => self.cells.get_mut(cells),
+            Key::Malformed(text) => self.malformed.get_mut(text),
+        };
+        if let Some(slot) = found {
+            slot.size = slot.size.saturating_add(1);
+            return Some(u64::from_le_bytes(slot.first));
         }
-        self.map.insert(
-            key.clone(),
-            Class {
-                first: line,
-                size: 1,
-            },
-        );
+        let slot = Slot {
+            first: line.to_le_bytes(),
+            size: 1,
+        };
+        match key {
+            Key::Cells(cells) => self.cells.insert(*cells, slot),
+            Key::Malformed(text) => self.malformed.insert(text.clone(), slot),
+        };
         None
     }
 
     /// The class of `key`, if met.
     pub fn get(&self, key: &Key) -> Option<Class> {
-        self.map.get(key).copied()
+        match key {
+            Key::Cells(cells) => self.cells.get(cells),
+            Key::Malformed(text) => self.malformed.get(text),
+        }
+        .map(|&slot| Class::from(slot))
     }
 
     /// Records added.
@@ -328,20 +356,52 @@ impl Classes {
 
     /// Classes met.
     pub fn len(&self) -> u64 {
-        self.map.len() as u64
+        (self.cells.len() + self.malformed.len()) as u64
     }
 
     /// True when no record was added.
     pub fn is_empty(&self) -> bool {
-        self.map.is_empty()
+        self.cells.is_empty() && self.malformed.is_empty()
     }
 
     /// The `n` largest classes with more than one record, largest first (ties by first
     /// line).
     pub fn largest(&self, n: usize) -> Vec<Class> {
-        let mut all: Vec<Class> = self.map.values().copied().filter(|c| c.size > 1).collect();
+        let mut all: Vec<Class> = (self.cells.values().chain(self.malformed.values()))
+            .filter(|s| s.size > 1)
+            .map(|&s| Class::from(s))
+            .collect();
         all.sort_by(|a, b| b.size.cmp(&a.size).then(a.first.cmp(&b.first)));
         all.truncate(n);
         all
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_class_slot_with_its_key_takes_56_bytes() {
+        assert_eq!(std::mem::size_of::<([u8; CELLS.div_ceil(2)], Slot)>(), 56);
+    }
+
+    #[test]
+    fn classes_count_sizes_and_first_lines_of_both_kinds_of_key() {
+        let mut classes = Classes::default();
+        let a = Key::Cells([1; CELLS.div_ceil(2)]);
+        let bad = Key::Malformed(b"xyz".to_vec().into_boxed_slice());
+        assert_eq!(classes.add(&a, 3), None);
+        assert_eq!(classes.add(&bad, 4), None);
+        assert_eq!(classes.add(&a, 7), Some(3));
+        assert_eq!(classes.add(&bad, 9), Some(4));
+        assert_eq!(classes.add(&a, 12), Some(3));
+        assert_eq!(classes.len(), 2);
+        assert_eq!(classes.records(), 5);
+        assert_eq!(classes.get(&a), Some(Class { first: 3, size: 3 }));
+        assert_eq!(
+            classes.largest(5),
+            [Class { first: 3, size: 3 }, Class { first: 4, size: 2 }]
+        );
     }
 }
