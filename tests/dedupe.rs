@@ -377,3 +377,54 @@ fn split_refuses_a_fraction_outside_zero_to_one_and_unnamed_stdin_sides() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--train-out"));
 }
+
+/// `overlap` reads each file with its own column (`--train-column`, `--test-column`,
+/// else `--column`), and a column one file lacks is an error naming that file.
+#[test]
+fn overlap_takes_a_column_per_file_and_names_the_file_it_cannot_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(data("extreme.txt")).unwrap();
+    let puzzles: Vec<&str> = text.lines().take(20).collect();
+    let train = dir.path().join("train.csv");
+    let test = dir.path().join("test.csv");
+    let mut rows = String::from("id,quiz\n");
+    for (i, p) in puzzles.iter().enumerate() {
+        rows.push_str(&format!("{i},{p}\n"));
+    }
+    std::fs::write(&train, rows).unwrap();
+    // The test file: its puzzles in a column of another name, the first five from TRAIN.
+    let mut rows = String::from("board,note\n");
+    for p in &puzzles[..5] {
+        rows.push_str(&format!("{p},seen\n"));
+    }
+    std::fs::write(&test, rows).unwrap();
+    let (train, test) = (train.to_str().unwrap(), test.to_str().unwrap());
+    let out = bin()
+        .args(["overlap", train, test, "-q", "--train-column", "quiz"])
+        .args(["--test-column", "1"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let rows = String::from_utf8(out.stdout).unwrap();
+    let leaked: Vec<&str> = rows
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').nth(1).unwrap())
+        .collect();
+    assert_eq!(leaked, ["2", "3", "4", "5", "6"]);
+    // One --column both files lack in part: the error names the test file.
+    let out = bin()
+        .args(["overlap", train, test, "-q", "--column", "quiz"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let message = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        message.contains(&format!("{test}: ")) && message.contains("quiz"),
+        "{message}"
+    );
+}

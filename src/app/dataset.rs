@@ -148,9 +148,21 @@ pub(super) fn run_overlap(args: &cli::OverlapArgs) -> Result<ExitCode, AppError>
     check_copy_output(args.output.as_deref())?;
     let train = read_input(&args.train, false, args.train_member.as_deref())?;
     let test = read_input(&args.test, false, args.test_member.as_deref())?;
-    let choice = layout_choice(&args.layout)?;
-    let train_layout = input::detect_layout_as(train.bytes(), &choice)?;
-    let test_layout = input::detect_layout_as(test.bytes(), &choice)?;
+    // Each file read with its own column where one is given; an error names the file.
+    let layout_of = |path: &std::path::Path, bytes: &[u8], column: &Option<String>| {
+        let layout = cli::LayoutArgs {
+            column: column.clone().or_else(|| args.layout.column.clone()),
+            ..args.layout.clone()
+        };
+        input::detect_layout_as(bytes, &layout_choice(&layout)?).map_err(|source| {
+            AppError::Layout {
+                path: path.to_path_buf(),
+                source,
+            }
+        })
+    };
+    let train_layout = layout_of(&args.train, train.bytes(), &args.train_column)?;
+    let test_layout = layout_of(&args.test, test.bytes(), &args.test_column)?;
     let mut out = Output::open(args.output.as_deref())?;
     let pool = pool(args.threads)?;
     let total = (train.bytes().len() + test.bytes().len()) as u64;

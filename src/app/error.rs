@@ -48,6 +48,14 @@ pub enum AppError {
     },
     /// An input that cannot be opened as the pipeline reads it.
     Open(input::OpenError),
+    /// An input whose records cannot be found as asked (`--column`, `--format`), when
+    /// a command reads several: naming which.
+    Layout {
+        /// The input.
+        path: PathBuf,
+        /// What is wrong.
+        source: InputError,
+    },
     /// `show` could not draw a record.
     Show {
         /// The input.
@@ -245,6 +253,7 @@ impl std::fmt::Display for AppError {
                 invalid: None,
             } => write!(f, "{}: no valid puzzles to {doing}", path.display()),
             AppError::Open(e) => e.fmt(f),
+            AppError::Layout { path, source } => write!(f, "{}: {source}", path.display()),
             AppError::Show { path, source } => write!(f, "{}: {source}", path.display()),
             AppError::Report {
                 path,

@@ -60,9 +60,15 @@ pub struct OverlapArgs {
     /// Worker threads (default: all cores).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub threads: Option<u16>,
-    /// Format, column and delimiter.
+    /// Format, column and delimiter (of both files).
     #[command(flatten)]
     pub layout: LayoutArgs,
+    /// The CSV column holding TRAIN's puzzles, where it is not --column's.
+    #[arg(help_heading = "Input", long, value_name = "NAME|INDEX")]
+    pub train_column: Option<String>,
+    /// The CSV column holding TEST's puzzles, where it is not --column's.
+    #[arg(help_heading = "Input", long, value_name = "NAME|INDEX")]
+    pub test_column: Option<String>,
     /// Output file for the rows `line,train_line,test_duplicate_of`, one per test record
     /// (default: stdout).
     #[arg(short, long, value_name = "OUT")]

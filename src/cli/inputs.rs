@@ -31,7 +31,7 @@ impl FormatArg {
 }
 
 /// How records lie in an input: every command that reads puzzles takes these.
-#[derive(Debug, Args)]
+#[derive(Clone, Debug, Args)]
 pub struct LayoutArgs {
     /// Input format.
     #[arg(help_heading = "Input", long, value_enum, default_value_t = FormatArg::Auto)]
