@@ -1484,3 +1484,31 @@ fn help_statements_hold() {
     let line = String::from_utf8(made.stdout).unwrap();
     assert_eq!(line.split_whitespace().next().unwrap().len(), 81);
 }
+
+/// `bench` counts its passes on a terminal (a pseudo-terminal from `script`, where the
+/// machine has it), and `--no-progress` and `-q` draw nothing.
+#[test]
+fn bench_shows_its_passes_on_a_terminal_only_when_asked() {
+    if Command::new("script").arg("--version").output().is_err() {
+        eprintln!("note: no `script` here to make a terminal; the bar is not checked");
+        return;
+    }
+    let input = common::data("extreme.txt");
+    let on_terminal = |extra: &str| {
+        let command = format!(
+            "{} bench {} --rounds 2 --warmup 1 --threads 1 --threads 2 {extra}",
+            env!("CARGO_BIN_EXE_sudoku-batch"),
+            input.display()
+        );
+        let out = Command::new("script")
+            .args(["-qec", &command, "/dev/null"])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    // 1 pass for the effort, then 1 + 2 for each of two thread counts.
+    assert!(on_terminal("").contains("/7 passes"));
+    assert!(!on_terminal("--no-progress").contains("passes"));
+    assert!(!on_terminal("-q").contains("passes"));
+}

@@ -10,11 +10,13 @@ use crate::engines::dlx::Dlx;
 use crate::engines::Bitboards;
 use crate::pipeline::output;
 use crate::pipeline::output::Output;
+use crate::pipeline::progress::{Progress, ProgressUnit};
 use crate::reports::bench::{BenchReport, ThreadResult};
 use crate::reports::plot;
 use crate::reports::plot::ThreadPoint;
 use crate::reports::{write_hgrm, Latency};
 use hdrhistogram::Histogram;
+use std::io::IsTerminal;
 use std::process::ExitCode;
 
 pub(super) fn run_bench(args: &cli::BenchArgs) -> Result<ExitCode, AppError> {
@@ -52,15 +54,24 @@ pub(super) fn run_bench(args: &cli::BenchArgs) -> Result<ExitCode, AppError> {
         });
     }
     let rounds = (args.warmup, args.rounds);
-    let (effort, timed) = match args.engine {
-        EngineArg::Fast => {
-            crate::datasets::bench::run::<Bitboards>(&loaded, rules.variant, mode, &threads, rounds)
-        }
+    let shown = !args.quiet && !args.no_progress && std::io::stderr().is_terminal();
+    let progress = Progress::new(
+        crate::datasets::bench::passes(&threads, rounds),
+        ProgressUnit::Passes,
+        "",
+        shown,
+    );
+    let (variant, bench) = (rules.variant, &threads);
+    let timed = match args.engine {
+        EngineArg::Fast => crate::datasets::bench::run::<Bitboards>(
+            &loaded, variant, mode, bench, rounds, &progress,
+        ),
         EngineArg::Dlx => {
-            crate::datasets::bench::run::<Dlx>(&loaded, rules.variant, mode, &threads, rounds)
+            crate::datasets::bench::run::<Dlx>(&loaded, variant, mode, bench, rounds, &progress)
         }
-    }
-    .map_err(|(t, source)| AppError::Threads {
+    };
+    progress.finish();
+    let (effort, timed) = timed.map_err(|(t, source)| AppError::Threads {
         count: Some(t),
         source,
     })?;

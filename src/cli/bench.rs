@@ -32,6 +32,10 @@ pub struct BenchArgs {
     /// result; `--report`, `--plot` and `--histogram` write files besides).
     #[arg(short, long)]
     pub quiet: bool,
+    /// Never show a progress bar (one counts the passes on a terminal only, between
+    /// passes, outside the timed work).
+    #[arg(long)]
+    pub no_progress: bool,
     /// Input file, or `-` for stdin (read whole: records are loaded once and reused).
     pub input: PathBuf,
     /// The member of a zip archive to read (default: its only file).

@@ -3,6 +3,7 @@
 //!
 //! Results are plain data ([`crate::reports::bench`]), printed by the caller.
 
+use crate::pipeline::progress::Progress;
 use std::sync::Mutex;
 use std::time::Instant;
 
@@ -134,11 +135,13 @@ fn run_one<E: Engine>(engine: &mut E, puzzle: Puzzle<'_>, mode: BenchMode) -> (b
 /// of `variant`).
 ///
 /// Returns the per-round rates and the merged latency histogram of the timed rounds.
+/// `progress` moves on a pass at a time (between passes, never inside one).
 pub fn measure<E: Engine, P>(
     puzzles: &[P],
     variant: Variant,
     mode: BenchMode,
     (threads, warmup, rounds): (usize, u32, u32),
+    progress: &Progress,
 ) -> Result<(Vec<f64>, Histogram<u64>), rayon::ThreadPoolBuildError>
 where
     P: Sync,
@@ -147,6 +150,7 @@ where
     measure_with(
         puzzles,
         (threads, warmup, rounds),
+        progress,
         || E::new(variant),
         |engine: &mut Box<E>, p: &P| run_one(&mut **engine, p.into(), mode).0,
     )
@@ -160,47 +164,60 @@ pub type Timed = (usize, Vec<f64>, Histogram<u64>);
 pub type NoPool = (usize, rayon::ThreadPoolBuildError);
 
 /// Everything `bench` measures of `loaded` (its grids, or its boards when it holds
-/// any) on engine `E`: the search effort, then each of `threads` timed.
+/// any) on engine `E`: the search effort, then each of `threads` timed; `progress`
+/// counts the passes (see [`passes`]).
 pub fn run<E: Engine>(
     loaded: &Loaded,
     variant: Variant,
     mode: BenchMode,
     threads: &[usize],
     (warmup, rounds): (u32, u32),
+    progress: &Progress,
 ) -> Result<(Effort, Vec<Timed>), NoPool> {
     fn each<E: Engine, P: Sync>(
         puzzles: &[P],
-        variant: Variant,
-        mode: BenchMode,
+        (variant, mode): (Variant, BenchMode),
         threads: &[usize],
         (warmup, rounds): (u32, u32),
+        progress: &Progress,
     ) -> Result<(Effort, Vec<Timed>), NoPool>
     where
         for<'a> &'a P: Into<Puzzle<'a>>,
     {
+        progress.say("counting the search effort");
         let effort = effort::<E, P>(puzzles, variant, mode);
+        progress.advance(1);
         let timed = threads
             .iter()
             .map(|&t| {
+                progress.say(&crate::reports::bench::threads_label(t));
                 let (rates, histogram) =
-                    measure::<E, P>(puzzles, variant, mode, (t, warmup, rounds))
+                    measure::<E, P>(puzzles, variant, mode, (t, warmup, rounds), progress)
                         .map_err(|e| (t, e))?;
                 Ok((t, rates, histogram))
             })
             .collect::<Result<_, _>>()?;
         Ok((effort, timed))
     }
+    let how = (variant, mode);
     if loaded.boards.is_empty() {
-        each::<E, Grid>(&loaded.puzzles, variant, mode, threads, (warmup, rounds))
+        each::<E, Grid>(&loaded.puzzles, how, threads, (warmup, rounds), progress)
     } else {
-        each::<E, Board>(&loaded.boards, variant, mode, threads, (warmup, rounds))
+        each::<E, Board>(&loaded.boards, how, threads, (warmup, rounds), progress)
     }
+}
+
+/// The passes [`run`] makes over a set: one counting the effort, then the warm-up and
+/// timed rounds of each thread count.
+pub fn passes(threads: &[usize], (warmup, rounds): (u32, u32)) -> u64 {
+    1 + threads.len() as u64 * u64::from(warmup + rounds)
 }
 
 /// The timing loop for any puzzle type and per-thread engine.
 fn measure_with<P, S, M, R>(
     puzzles: &[P],
     (threads, warmup, rounds): (usize, u32, u32),
+    progress: &Progress,
     make: M,
     run: R,
 ) -> Result<(Vec<f64>, Histogram<u64>), rayon::ThreadPoolBuildError>
@@ -244,9 +261,14 @@ where
     };
     for _ in 0..warmup {
         pass(false);
+        progress.advance(1);
     }
     let rates = (0..rounds)
-        .map(|_| puzzles.len() as f64 / pass(true).max(1e-9))
+        .map(|_| {
+            let rate = puzzles.len() as f64 / pass(true).max(1e-9);
+            progress.advance(1);
+            rate
+        })
         .collect();
     let mut merged = new_histogram();
     for w in &workers {

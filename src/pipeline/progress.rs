@@ -13,6 +13,8 @@ pub enum ProgressUnit {
     Bytes,
     /// Records.
     Records,
+    /// Timed passes over a set (`bench`).
+    Passes,
 }
 
 impl Progress {
@@ -33,6 +35,7 @@ impl Progress {
         let template = match unit {
             ProgressUnit::Bytes => "{bar:40} {bytes}/{total_bytes} {msg} {bytes_per_sec} eta {eta}",
             ProgressUnit::Records => "{bar:40} {pos}/{len} records {per_sec} eta {eta}",
+            ProgressUnit::Passes => "{bar:40} {pos}/{len} passes {msg} eta {eta}",
         };
         if let Ok(style) = indicatif::ProgressStyle::with_template(template) {
             bar.set_style(style);
