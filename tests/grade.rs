@@ -327,3 +327,95 @@ fn rating_filters_keep_the_rows_within() {
         .unwrap();
     assert_eq!(bad.status.code(), Some(2));
 }
+
+/// `--top N` writes the N highest-rated rows (of equal ratings the earlier record), in
+/// input order, after the other filters: the same rows, byte for byte, as a simple sort
+/// of the full run picks, on one thread and two, with record numbers, in printed grids
+/// (rows of several lines) and as the summary counts them.
+#[test]
+fn top_keeps_the_highest_rated_rows_in_input_order() {
+    let input = common::data("hard.txt");
+    let input = input.to_str().unwrap();
+    let run = |extra: &[&str]| -> Vec<u8> {
+        let mut args = vec!["grade", input, "-q"];
+        args.extend_from_slice(extra);
+        common::succeeded(&args).stdout
+    };
+    let full = run(&["--record-index"]);
+    let mut reader = csv::Reader::from_reader(&full[..]);
+    let header = reader.headers().unwrap().clone();
+    let all: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    let rating = |r: &csv::StringRecord| r[7].parse::<f64>().ok();
+    // The simple reference: rank every rated row, highest first, earlier first on ties.
+    let pick = |n: usize, keep: &dyn Fn(&csv::StringRecord) -> bool| -> Vec<usize> {
+        let mut order: Vec<usize> = (0..all.len())
+            .filter(|&i| rating(&all[i]).is_some() && keep(&all[i]))
+            .collect();
+        order.sort_by(|&a, &b| {
+            rating(&all[b])
+                .partial_cmp(&rating(&all[a]))
+                .unwrap()
+                .then(a.cmp(&b))
+        });
+        order.truncate(n);
+        order.sort_unstable();
+        order
+    };
+    let as_csv = |rows: &[usize]| -> Vec<u8> {
+        let mut out = csv::Writer::from_writer(Vec::new());
+        out.write_record(&header).unwrap();
+        for &i in rows {
+            out.write_record(&all[i]).unwrap();
+        }
+        out.into_inner().unwrap()
+    };
+    for n in [1usize, 7, 40, 10_000] {
+        let want = as_csv(&pick(n, &|_| true));
+        for threads in ["1", "2"] {
+            let got = run(&[
+                "--record-index",
+                "--threads",
+                threads,
+                "--top",
+                &n.to_string(),
+            ]);
+            assert_eq!(
+                String::from_utf8(got).unwrap(),
+                String::from_utf8(want.clone()).unwrap(),
+                "--top {n} on {threads} threads"
+            );
+        }
+    }
+    // After the other filters.
+    let capped = pick(5, &|r| rating(r).is_some_and(|x| x <= 7.2));
+    let got = run(&["--record-index", "--max-rating", "7.2", "--top", "5"]);
+    assert_eq!(got, as_csv(&capped));
+    // Printed grids: whole rows of several lines each, with their record numbers.
+    let top3 = pick(3, &|_| true);
+    let grids = String::from_utf8(run(&["--output-format", "grid", "--top", "3"])).unwrap();
+    let titles: Vec<&str> = grids.lines().filter(|l| l.starts_with("line ")).collect();
+    let want_titles: Vec<String> = top3
+        .iter()
+        .map(|&i| format!("line {}:", &all[i][0]))
+        .collect();
+    assert_eq!(titles.len(), 3, "{grids}");
+    for (title, want) in titles.iter().zip(&want_titles) {
+        assert!(title.starts_with(want.as_str()), "{title} vs {want}");
+    }
+    assert_eq!(
+        grids.lines().filter(|l| l.contains(" | ")).count(),
+        3 * 9,
+        "{grids}"
+    );
+    // The summary: rows out and the rest left out.
+    let out = common::succeeded(&["grade", input, "--top", "4", "-o", "/dev/null"]);
+    let summary = String::from_utf8(out.stderr).unwrap();
+    let records = all.len();
+    assert!(
+        summary.contains(&format!(
+            "{records} records in, 4 rows out ({} left out",
+            records - 4
+        )),
+        "{summary}"
+    );
+}

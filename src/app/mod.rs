@@ -128,17 +128,20 @@ pub fn run(cli: Cli) -> ExitCode {
     report_error(result)
 }
 
-/// The rows `grade` writes by rating: `--min-rating`, `--max-rating`, `--difficulty`
-/// (`None` when none is given).
+/// The rows `grade` writes by rating: `--min-rating`, `--max-rating`, `--difficulty`,
+/// `--top` (`None` when none is given).
 fn rating_filter(args: &crate::cli::GradeArgs) -> Option<crate::pipeline::rows::RatingFilter> {
     let tenths = |r: f64| (r * 10.0).round().clamp(0.0, f64::from(u16::MAX)) as u16;
-    (args.min_rating.is_some() || args.max_rating.is_some() || args.difficulty.is_some()).then(
-        || crate::pipeline::rows::RatingFilter {
-            min: args.min_rating.map_or(0, tenths),
-            max: args.max_rating.map_or(u16::MAX, tenths),
-            levels: args.difficulty,
-        },
-    )
+    let given = args.min_rating.is_some()
+        || args.max_rating.is_some()
+        || args.difficulty.is_some()
+        || args.top.is_some();
+    given.then(|| crate::pipeline::rows::RatingFilter {
+        min: args.min_rating.map_or(0, tenths),
+        max: args.max_rating.map_or(u16::MAX, tenths),
+        levels: args.difficulty,
+        top: args.top.and_then(std::num::NonZeroU64::new),
+    })
 }
 
 /// The rules and budget of `--rating` and `--rating-budget`.

@@ -153,6 +153,12 @@ pub struct GradeArgs {
     #[arg(help_heading = "Rating", long, value_name = "LEVEL[,LEVEL]",
           value_parser = levels_value)]
     pub difficulty: Option<Levels>,
+    /// Write only the N highest-rated rows (ER; of equal ratings the earlier record),
+    /// in input order, from those the filters above keep. The N rows wait in memory
+    /// until the input's end.
+    #[arg(help_heading = "Rating", long, value_name = "N",
+          value_parser = clap::value_parser!(u64).range(1..), conflicts_with = "shard")]
+    pub top: Option<u64>,
     /// Shared options.
     #[command(flatten)]
     pub run: RunArgs,

@@ -21,6 +21,7 @@ pub mod progress;
 pub mod records;
 pub mod rows;
 pub mod settings;
+mod top;
 mod worker;
 
 pub use chunks::{shard_bounds, Chunk, ChunkBytes, Shard, SliceChunks, Source, StreamChunks};
@@ -732,7 +733,7 @@ where
     // a core to spare, that thread writes them itself, beside the workers (through the
     // pool, one worker on two cores ran 13% slower).
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let positional = match threads >= cores {
+    let positional = match threads >= cores && rows.top().is_none() {
         true => output.positional()?,
         false => None,
     };
@@ -827,6 +828,7 @@ where
         }
         flush(&mut writer, 0);
     });
+    writer.finish_top();
     writer.finish_progress();
     let end = writer.end();
     let driven = match writer.error {

@@ -6,6 +6,7 @@ use std::fs::File;
 use std::io;
 
 use super::progress::{Progress, ProgressUnit};
+use super::top::TopRows;
 use super::worker::Tally;
 use super::RunError;
 use crate::pipeline::input::CHUNK_BYTES;
@@ -41,6 +42,8 @@ pub(super) struct OrderedWriter<'o> {
     rows_writer: &'o RowWriter,
     /// A chunk's rows with their record numbers put in, reused.
     numbered: Vec<u8>,
+    /// `--top`: the rows kept so far, written at the end ([`OrderedWriter::finish_top`]).
+    top: Option<TopRows>,
     progress: Progress,
     /// Results that arrived before the chunks ahead of them.
     pending: BTreeMap<u64, Done>,
@@ -76,6 +79,7 @@ impl<'o> OrderedWriter<'o> {
             output,
             rows_writer,
             numbered: Vec::new(),
+            top: rows_writer.top().map(TopRows::new),
             progress: progress.map_or_else(Progress::hidden, |(total, unit)| {
                 Progress::new(total, unit, "", true)
             }),
@@ -124,7 +128,9 @@ impl<'o> OrderedWriter<'o> {
                     Some(buf)
                 }
             };
-            self.rows += done.lines;
+            if self.top.is_none() {
+                self.rows += done.lines;
+            }
             self.records += done.tally.counts.total();
             self.tally.merge(&done.tally);
             if self.progress.is_shown() {
@@ -155,8 +161,35 @@ impl<'o> OrderedWriter<'o> {
     }
 
     /// Writes a chunk's rows, with record numbers put in at its `count` slots, unless
-    /// an earlier write failed.
+    /// an earlier write failed; under `--top` the rows are offered to the kept ones.
     fn write(&mut self, rows: &[u8], slots: impl Iterator<Item = Slot>, count: usize) {
+        if let Some(top) = &mut self.top {
+            let mut from = 0;
+            for slot in slots {
+                let end = (slot.end as usize).clamp(from, rows.len());
+                let row = &rows[from..end];
+                let row = match self.rows_writer.numbers_records() {
+                    false => row,
+                    true => {
+                        self.numbered.clear();
+                        let slot = Slot {
+                            at: slot.at.saturating_sub(from as u64),
+                            ..slot
+                        };
+                        self.rows_writer.write_numbered(
+                            row,
+                            std::iter::once(slot),
+                            self.records,
+                            &mut self.numbered,
+                        );
+                        &self.numbered
+                    }
+                };
+                top.offer(slot.rating, self.records + slot.record, row);
+                from = end;
+            }
+            return;
+        }
         if self.error.is_none() {
             let written = match count {
                 0 => self.output.write_all(rows),
@@ -178,6 +211,22 @@ impl<'o> OrderedWriter<'o> {
             };
             if let Err(e) = written {
                 self.error = Some(e.into());
+            }
+        }
+    }
+
+    /// Writes the rows `--top` kept, in input order, once every chunk is in: the rows
+    /// written are those, the others offered are counted as left out.
+    pub fn finish_top(&mut self) {
+        let Some(top) = self.top.take() else { return };
+        self.tally.left_out += top.offered();
+        for row in top.into_rows() {
+            self.tally.left_out -= 1;
+            self.rows += 1;
+            if self.error.is_none() {
+                if let Err(e) = self.output.write_all(&row) {
+                    self.error = Some(e.into());
+                }
             }
         }
     }

@@ -31,7 +31,8 @@ pub struct Worker<J: Job> {
     texts: Box<BoardTexts>,
     /// Branches each record may take.
     budget: Budget,
-    /// Where the chunk's record numbers go (`--record-index`), reused chunk after chunk.
+    /// Where the chunk's record numbers go (`--record-index`) and its rows end (`--top`),
+    /// reused chunk after chunk.
     slots: Vec<Slot>,
     /// Whether [`Worker::answer`] times each puzzle into the histogram.
     timed: bool,
@@ -375,10 +376,15 @@ pub fn process_chunk<J: Job>(
             },
             out,
         );
-        if rows.numbers_records() {
+        if rows.needs_slots() {
             slots.push(Slot {
                 at: at as u64,
                 record: index,
+                end: out.len() as u64,
+                rating: answer
+                    .extra
+                    .rated()
+                    .map_or(0, |(tenths, _)| u64::from(tenths)),
             });
         }
         tally.rows += 1;
@@ -430,10 +436,12 @@ pub fn unread_row<J: Job>(
         out,
     );
     tally.rows += 1;
-    if setup.rows.numbers_records() {
+    if setup.rows.needs_slots() {
         worker.slots.push(Slot {
             at: at as u64,
             record: tally.counts.total() - 1,
+            end: out.len() as u64,
+            rating: 0,
         });
     }
 }

@@ -277,37 +277,50 @@ impl<'a> Cells<'a> {
 /// The name of the column that numbers records from 0 (`--record-index`).
 pub const RECORD_COLUMN: &str = "record";
 
-/// Where a row's record number goes in a chunk's rows: the writer of the whole output
-/// adds the records before the chunk (which a worker cannot know) and writes it there.
+/// One row of a chunk as the writer of the whole output needs to know it: where its
+/// record number goes (the writer adds the records before the chunk, which a worker
+/// cannot know, and writes it there), where the row ends and what it was rated (for
+/// `--top`, which keeps whole rows by rating).
 ///
 /// A chunk's slots travel after its rows in the same buffer, [`Slot::BYTES`] each (see
-/// [`Slot::append`]), so that numbering records costs no buffer of its own.
+/// [`Slot::append`]), so that numbering records costs no buffer of its own. Slots are
+/// made only when a run needs them ([`RowWriter::needs_slots`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Slot {
-    /// Byte offset in the chunk's rows.
+    /// Byte offset in the chunk's rows where the record number goes.
     pub at: u64,
     /// The record's 0-based index among the chunk's records.
     pub record: u64,
+    /// Byte offset in the chunk's rows where the row ends.
+    pub end: u64,
+    /// The row's rating in tenths (0 for a row without one).
+    pub rating: u64,
 }
 
 impl Slot {
     /// Bytes a slot takes after the rows.
-    pub const BYTES: usize = 16;
+    pub const BYTES: usize = 32;
 
     /// Appends `slots` after the rows in `out`.
     pub fn append(slots: &[Slot], out: &mut Vec<u8>) {
         for slot in slots {
-            out.extend_from_slice(&slot.at.to_le_bytes());
-            out.extend_from_slice(&slot.record.to_le_bytes());
+            for value in [slot.at, slot.record, slot.end, slot.rating] {
+                out.extend_from_slice(&value.to_le_bytes());
+            }
         }
     }
 
     /// The rows of a buffer that ends with `count` slots, and the slots.
     pub fn split(buffer: &[u8], count: usize) -> (&[u8], impl Iterator<Item = Slot> + '_) {
         let (rows, slots) = buffer.split_at(buffer.len() - count * Slot::BYTES);
-        let slots = slots.chunks_exact(Slot::BYTES).map(|s| Slot {
-            at: u64::from_le_bytes(s[..8].try_into().unwrap_or_default()),
-            record: u64::from_le_bytes(s[8..].try_into().unwrap_or_default()),
+        let word = |s: &[u8], i: usize| {
+            u64::from_le_bytes(s[8 * i..8 * i + 8].try_into().unwrap_or_default())
+        };
+        let slots = slots.chunks_exact(Slot::BYTES).map(move |s| Slot {
+            at: word(s, 0),
+            record: word(s, 1),
+            end: word(s, 2),
+            rating: word(s, 3),
         });
         (rows, slots)
     }
@@ -336,7 +349,9 @@ pub struct RowWriter {
 }
 
 /// Which graded rows are written: a rating from `min` to `max` (tenths, both kept) and,
-/// when given, a level among `levels`. Rows without a rating are left out.
+/// when given, a level among `levels`; of those, with `top`, only the `top` highest
+/// rated (ties to the earlier record), still in input order. Rows without a rating are
+/// left out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RatingFilter {
     /// The least rating kept, in tenths.
@@ -345,6 +360,8 @@ pub struct RatingFilter {
     pub max: u16,
     /// The levels kept (`None`: every level).
     pub levels: Option<crate::engines::grader::Levels>,
+    /// Keep only this many rows, the highest rated (`--top`).
+    pub top: Option<std::num::NonZeroU64>,
 }
 
 impl RatingFilter {
@@ -505,6 +522,19 @@ impl RowWriter {
     #[inline]
     pub fn numbers_records(&self) -> bool {
         self.numbered
+    }
+
+    /// How many of the highest-rated rows are kept (`--top`), if not all.
+    #[inline]
+    pub fn top(&self) -> Option<std::num::NonZeroU64> {
+        self.rated.and_then(|f| f.top)
+    }
+
+    /// True when each row's [`Slot`] goes to the writer of the whole output: for record
+    /// numbers and for `--top`.
+    #[inline]
+    pub fn needs_slots(&self) -> bool {
+        self.numbered || self.top().is_some()
     }
 
     /// Appends a chunk's `rows` to `to` with the record numbers of `slots` put in,
