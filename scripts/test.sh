@@ -22,6 +22,9 @@ command -v curl >/dev/null || missing+=(curl)
 command -v java >/dev/null || missing+=(openjdk-17-jre-headless)
 command -v chromium >/dev/null || missing+=(chromium)
 command -v chromedriver >/dev/null || missing+=(chromium-driver)
+# The shells whose completion scripts the tests drive (bash is there already).
+command -v zsh >/dev/null || missing+=(zsh)
+command -v fish >/dev/null || missing+=(fish)
 if [ ${#missing[@]} -gt 0 ]; then
     apt-get update -qq && apt-get install -y -qq "${missing[@]}" >/dev/null
 fi

@@ -1188,6 +1188,99 @@ fn bash_completion_offers_each_commands_options() {
     assert!(modes.iter().any(|o| o == "count"), "{modes:?}");
 }
 
+/// What each shell's completion is driven with: the words typed after `sudoku-batch`
+/// (a prefix only one candidate has) and the word Tab must complete them to: a command,
+/// each command's own options, an option's values.
+const COMPLETED: &[(&str, &str)] = &[
+    ("gr", "grade"),
+    ("classify --require-u", "--require-unique"),
+    ("grade --rating-b", "--rating-budget"),
+    ("grade --to", "--top"),
+    ("generate --difficu", "--difficulty"),
+    ("bench --mo", "--mode"),
+    ("bench --mode co", "count"),
+    ("dedupe --row", "--rows"),
+    ("split --test-o", "--test-out"),
+    ("serve --max-in", "--max-inflight"),
+    ("show --lin", "--line"),
+];
+
+/// True when `shell` runs here; else the test that needs it is noted as skipped.
+fn shell_at_hand(shell: &str, test: &str) -> bool {
+    let found = Command::new(shell)
+        .args(["-c", "exit 0"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !found {
+        common::skipped(&format!(
+            "{test}: {shell} is not installed (scripts/test.sh installs it)"
+        ));
+    }
+    found
+}
+
+/// The zsh completion script, installed as `_sudoku-batch` in a folder of `fpath`,
+/// completes each command and option in an interactive zsh driven through a
+/// pseudo-terminal (`tests/shells/complete.zsh`: types the words, presses Tab, waits
+/// for the completed word on the line).
+#[test]
+fn zsh_completion_completes_each_commands_options() {
+    if !shell_at_hand("zsh", "zsh_completion_completes_each_commands_options") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("_sudoku-batch"),
+        run(&["completions", "zsh"]).stdout,
+    )
+    .unwrap();
+    let driver = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/shells/complete.zsh");
+    let mut args = vec![
+        "-f".to_string(),
+        driver.to_string(),
+        dir.path().display().to_string(),
+    ];
+    for (typed, want) in COMPLETED {
+        args.push(format!("sudoku-batch {typed}"));
+        args.push(want.to_string());
+    }
+    // A prefix with no completion: the driver must say so (the test can fail).
+    args.push("sudoku-batch classify --nope".into());
+    args.push("--nopeless".into());
+    let out = Command::new("zsh").args(&args).output().unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    let mut want: Vec<String> = COMPLETED.iter().map(|(_, w)| format!("ok {w}")).collect();
+    want.push("missing --nopeless".into());
+    assert_eq!(said.lines().collect::<Vec<_>>(), want, "{}", stderr(&out));
+}
+
+/// The fish completion script offers each command, its own options and an option's
+/// values, as fish's `complete -C` (what Tab shows) lists them.
+#[test]
+fn fish_completion_offers_each_commands_options() {
+    if !shell_at_hand("fish", "fish_completion_offers_each_commands_options") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("sudoku-batch.fish");
+    std::fs::write(&script, run(&["completions", "fish"]).stdout).unwrap();
+    for (typed, want) in COMPLETED {
+        let program = format!(
+            "source '{}'; complete -C 'sudoku-batch {typed}'",
+            script.display()
+        );
+        let out = Command::new("fish")
+            .args(["-c", &program])
+            .output()
+            .unwrap();
+        let offered: Vec<String> = String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .map(|l| l.split('\t').next().unwrap_or("").to_string())
+            .collect();
+        assert_eq!(offered, [*want], "sudoku-batch {typed}: {}", stderr(&out));
+    }
+}
+
 /// `--no-solution` writes puzzles without their solutions (for printing), in every
 /// format and on `generate` and `show`; `show` gives the ratings `grade` gives.
 #[test]
