@@ -413,7 +413,12 @@ fn outputs_are_written_as_their_names_ask() {
             "rows.parquet.gz",
             "compressed Parquet",
         ),
-        (vec!["dedupe", input], "kept.ndjson", "JSON lines here"),
+        (vec!["dedupe", input], "kept.json", "JSON documents"),
+        (
+            vec!["overlap", input, input],
+            "leaks.parquet.zst",
+            "compressed Parquet",
+        ),
     ] {
         let out_path = files.dir.path().join(name);
         let mut all = args.clone();

@@ -684,6 +684,7 @@ fn one_thread_pool() -> rayon::ThreadPool {
 #[test]
 fn dedupe_allocates_nothing_per_record() {
     use sudoku_batch::datasets::classes::KeyBy;
+    use sudoku_batch::datasets::rows::RowsShape;
     use sudoku_batch::pipeline::input::{detect_layout, ColumnChoice};
     let (corpus, pool) = (top95_repeated, one_thread_pool());
     let cost = |bytes: &[u8]| {
@@ -709,7 +710,7 @@ fn dedupe_allocates_nothing_per_record() {
                     &layout,
                     KeyBy::Canonical,
                     &mut out,
-                    Some(&mut rows),
+                    Some((&mut rows, RowsShape::default())),
                     &Progress::hidden(),
                 )
                 .unwrap();

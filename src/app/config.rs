@@ -165,7 +165,7 @@ pub(super) fn encoding(
     typed: usize,
 ) -> Result<Encoding, AppError> {
     let named = Named::of(output);
-    if let Some(refused) = output.and_then(|p| named.refusal(p, true)) {
+    if let Some(refused) = output.and_then(|p| named.refusal(p)) {
         return Err(refused.into());
     }
     let parquet = match asked {
@@ -181,15 +181,6 @@ pub(super) fn encoding(
         (false, Some(codec)) => Encoding::Compressed(codec),
         (false, None) => Encoding::Plain,
     })
-}
-
-/// Refuses an output of a dataset command (which copies records as read) whose name
-/// asks for a format not written, Parquet included.
-pub(super) fn check_copy_output(output: Option<&Path>) -> Result<(), AppError> {
-    match output.and_then(|p| Named::of(Some(p)).refusal(p, false)) {
-        Some(refused) => Err(refused.into()),
-        None => Ok(()),
-    }
 }
 
 pub(super) fn key_by(by: cli::ByArg) -> crate::datasets::classes::KeyBy {

@@ -1,10 +1,11 @@
 //! `corpus`: large test sets by validity-preserving transforms.
 
-use super::config::check_copy_output;
 use super::error::AppError;
 use super::inputs::load_puzzles;
 use crate::cli;
 use crate::pipeline::output;
+use crate::pipeline::output::name::Named;
+use crate::pipeline::output::tabular::Tabular;
 use crate::pipeline::output::{Output, OutputError};
 use crate::values::rules::BoardRules;
 use std::process::ExitCode;
@@ -15,7 +16,10 @@ pub(super) fn run_corpus(args: &cli::CorpusArgs) -> Result<ExitCode, AppError> {
     if let Some(out) = &args.output {
         output::check_outputs(&[(source, "the input")], &[(out, "-o")])?;
     }
-    check_copy_output(args.output.as_deref())?;
+    // One puzzle per line; a table (a column `puzzle`) where the name asks for one.
+    let path = args.output.as_deref();
+    let table = Tabular::of_name(&Named::of(path)).is_some();
+    let encoding = Tabular::rows_encoding(None, path, 0)?;
     let loaded = load_puzzles(source, None, &args.layout, &BoardRules::default())?;
     if loaded.puzzles.is_empty() {
         return Err(AppError::NoPuzzles {
@@ -24,8 +28,11 @@ pub(super) fn run_corpus(args: &cli::CorpusArgs) -> Result<ExitCode, AppError> {
             invalid: None,
         });
     }
-    let mut out = Output::open(args.output.as_deref())?;
+    let mut out = Output::open_as(path, encoding)?;
     let mut buf = Vec::with_capacity(1 << 20);
+    if table {
+        buf.extend_from_slice(b"puzzle\n");
+    }
     let mut failed: Option<OutputError> = None;
     crate::engines::corpus::generate(&loaded.puzzles, args.count, args.seed, |g| {
         if failed.is_some() {

@@ -1,14 +1,17 @@
 //! The dataset commands (`dedupe`, `split`, `overlap`): records grouped by class.
 
-use super::config::{check_copy_output, dataset_progress, given, key_by, layout_choice, pool};
+use super::config::{dataset_progress, given, key_by, layout_choice, pool};
 use super::error::{AppError, Usage, EXIT_NOT_UNIQUE};
 use super::inputs::{read_dataset, read_input};
 use super::outputs::{write_json_report, written_error, CopyOutput};
 use crate::cli;
+use crate::datasets::dedupe::{DEDUPE_COLUMNS, OVERLAP_COLUMNS};
+use crate::datasets::rows::RowsShape;
 use crate::datasets::split::SplitBy;
 use crate::pipeline::input;
 use crate::pipeline::input::is_stdin;
 use crate::pipeline::output;
+use crate::pipeline::output::tabular::Tabular;
 use crate::pipeline::output::Output;
 use std::io::Write;
 use std::path::PathBuf;
@@ -21,14 +24,27 @@ pub(super) fn run_dedupe(args: &cli::DedupeArgs) -> Result<ExitCode, AppError> {
         (args.report.as_deref(), "--report"),
     ]);
     output::check_outputs(&[(&args.input.input, "the input")], &outputs)?;
-    check_copy_output(args.rows.as_deref())?;
-    let (bytes, layout) = read_dataset(&args.input)?;
-    let mut out = CopyOutput::open(args.output.as_deref(), &layout)?;
-    let mut rows = args
+    let rows_encoding = args
         .rows
         .as_deref()
-        .map(|p| Output::open(Some(p)))
+        .map(|p| {
+            Tabular::rows_encoding(
+                None,
+                Some(p),
+                DEDUPE_COLUMNS.len() + usize::from(args.record_index),
+            )
+        })
         .transpose()?;
+    let (bytes, layout) = read_dataset(&args.input)?;
+    let mut out = CopyOutput::open(args.output.as_deref(), &layout, tabular(args.output_format))?;
+    let mut rows = match (args.rows.as_deref(), rows_encoding) {
+        (Some(path), Some(encoding)) => Some(Output::open_as(Some(path), encoding)?),
+        _ => None,
+    };
+    let shape = RowsShape {
+        numbered: args.record_index,
+        keep_fields: false,
+    };
     let pool = pool(args.input.threads)?;
     let progress = dataset_progress(
         bytes.bytes().len() as u64,
@@ -43,7 +59,7 @@ pub(super) fn run_dedupe(args: &cli::DedupeArgs) -> Result<ExitCode, AppError> {
                 &layout,
                 key_by(args.by),
                 &mut out,
-                rows.as_mut().map(|r| r as &mut dyn Write),
+                rows.as_mut().map(|r| (r as &mut dyn Write, shape)),
                 &progress,
             )
         })
@@ -74,7 +90,7 @@ pub(super) fn run_split(args: &cli::SplitArgs) -> Result<ExitCode, AppError> {
         if is_stdin(input) {
             return Err(Usage::SplitNeedsOut(part).into());
         }
-        let name = output::copied::side_name(input, part);
+        let name = output::copied::side_name(input, part, tabular(args.output_format));
         Ok(name.file_name().map_or(name.clone(), PathBuf::from))
     };
     let (train_path, test_path) = (
@@ -90,8 +106,9 @@ pub(super) fn run_split(args: &cli::SplitArgs) -> Result<ExitCode, AppError> {
     }
     output::check_outputs(&[(input, "the input")], &outputs)?;
     let (bytes, layout) = read_dataset(&args.input)?;
-    let mut train = CopyOutput::open(Some(&train_path), &layout)?;
-    let mut test = CopyOutput::open(Some(&test_path), &layout)?;
+    let asked = tabular(args.output_format);
+    let mut train = CopyOutput::open(Some(&train_path), &layout, asked)?;
+    let mut test = CopyOutput::open(Some(&test_path), &layout, asked)?;
     let pool = pool(args.input.threads)?;
     let progress = dataset_progress(
         bytes.bytes().len() as u64,
@@ -145,7 +162,11 @@ pub(super) fn run_overlap(args: &cli::OverlapArgs) -> Result<ExitCode, AppError>
         ],
         &outputs,
     )?;
-    check_copy_output(args.output.as_deref())?;
+    let encoding = Tabular::rows_encoding(
+        tabular(args.output_format),
+        args.output.as_deref(),
+        OVERLAP_COLUMNS.len() + usize::from(args.record_index),
+    )?;
     let train = read_input(&args.train, false, args.train_member.as_deref())?;
     let test = read_input(&args.test, false, args.test_member.as_deref())?;
     // Each file read with its own column where one is given; an error names the file.
@@ -163,7 +184,17 @@ pub(super) fn run_overlap(args: &cli::OverlapArgs) -> Result<ExitCode, AppError>
     };
     let train_layout = layout_of(&args.train, train.bytes(), &args.train_column)?;
     let test_layout = layout_of(&args.test, test.bytes(), &args.test_column)?;
-    let mut out = Output::open(args.output.as_deref())?;
+    if args.keep_columns && test_layout.format == input::Format::Blocks {
+        return Err(AppError::Layout {
+            path: args.test.clone(),
+            source: input::InputError::NoFieldsToKeep,
+        });
+    }
+    let shape = RowsShape {
+        numbered: args.record_index,
+        keep_fields: args.keep_columns,
+    };
+    let mut out = Output::open_as(args.output.as_deref(), encoding)?;
     let pool = pool(args.threads)?;
     let total = (train.bytes().len() + test.bytes().len()) as u64;
     let progress = dataset_progress(total, "overlap", args.quiet, args.no_progress);
@@ -172,7 +203,7 @@ pub(super) fn run_overlap(args: &cli::OverlapArgs) -> Result<ExitCode, AppError>
             (train.bytes(), &train_layout),
             (test.bytes(), &test_layout),
             key_by(args.by),
-            &mut out,
+            (&mut out, shape),
             &progress,
         )
     });
@@ -191,4 +222,14 @@ pub(super) fn run_overlap(args: &cli::OverlapArgs) -> Result<ExitCode, AppError>
         return Ok(ExitCode::from(EXIT_NOT_UNIQUE));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The table format `--output-format` asks for.
+fn tabular(asked: Option<cli::TableFormatArg>) -> Option<Tabular> {
+    asked.map(|f| match f {
+        cli::TableFormatArg::Csv => Tabular::Csv,
+        cli::TableFormatArg::Tsv => Tabular::Tsv,
+        cli::TableFormatArg::Ndjson => Tabular::Ndjson,
+        cli::TableFormatArg::Parquet => Tabular::Parquet,
+    })
 }

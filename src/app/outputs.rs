@@ -2,6 +2,7 @@
 
 use super::error::{render, AppError};
 use crate::cli::OutputArgs;
+use crate::pipeline::output::tabular::Tabular;
 use crate::pipeline::output::{Output, OutputError};
 use crate::pipeline::{input, output};
 use crate::reports::{plot, write_hgrm, RunReport};
@@ -65,26 +66,26 @@ pub(super) fn written_error(output: Option<&Path>, source: std::io::Error) -> Ap
 }
 
 /// An output of a dataset command: its input's records as read (compressed where the
-/// name says), or a Parquet table of them where the name ends in `.parquet`.
+/// name says), or a table of them in the format asked for or named.
 pub(super) enum CopyOutput {
     /// Bytes as copied.
     AsRead(Output),
-    /// Records turned into rows of a Parquet table.
+    /// Records turned into rows of a table.
     Table(output::copied::TableRows<Output>),
 }
 
 impl CopyOutput {
     /// Opens `path` (stdout for `None` or `-`) for the records of an input laid out as
-    /// `layout`; a name asking for a format other than the input's is refused.
-    pub(super) fn open(path: Option<&Path>, layout: &input::Layout) -> Result<Self, AppError> {
-        let copy = match path {
-            Some(p) if p != Path::new("-") => output::copied::copy_for(p, layout)?,
-            _ => output::copied::CopyAs::AsRead,
-        };
-        Ok(match copy {
+    /// `layout`, in the format `asked` (`--output-format`), else the one its name says.
+    pub(super) fn open(
+        path: Option<&Path>,
+        layout: &input::Layout,
+        asked: Option<Tabular>,
+    ) -> Result<Self, AppError> {
+        Ok(match output::copied::copy_for(path, layout, asked)? {
             output::copied::CopyAs::AsRead => CopyOutput::AsRead(Output::open(path)?),
-            output::copied::CopyAs::Parquet => {
-                let out = Output::open_as(path, output::Encoding::Parquet { typed: 0 })?;
+            output::copied::CopyAs::Table(encoding) => {
+                let out = Output::open_as(path, encoding)?;
                 let rows = output::copied::TableRows::new(layout, out)
                     .map_err(|e| written_error(path, e))?;
                 CopyOutput::Table(rows)

@@ -21,7 +21,8 @@ pub struct CorpusArgs {
     /// Random seed; the same seed and source give the same corpus.
     #[arg(long, default_value_t = 1, value_name = "S")]
     pub seed: u64,
-    /// Output file (default: stdout), one 81-character puzzle per line.
+    /// Output file (default: stdout), one 81-character puzzle per line; a table with a
+    /// column `puzzle` where its name says .csv, .tsv, .ndjson or .parquet.
     #[arg(short, long, value_name = "OUT")]
     pub output: Option<PathBuf>,
     /// Format, column and delimiter.

@@ -15,6 +15,19 @@ pub enum ByArg {
     /// The same cells as read (`.` and `0` alike).
     Text,
 }
+/// The formats of the dataset commands' outputs: tables.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum TableFormatArg {
+    /// Comma-separated, a header first.
+    Csv,
+    /// Tab-separated, a header first.
+    Tsv,
+    /// One JSON object per row (an empty field `null`).
+    Ndjson,
+    /// A Parquet file (the command's own line columns as integers, the rest text).
+    Parquet,
+}
+
 /// Options of `dedupe`.
 #[derive(Debug, Args)]
 pub struct DedupeArgs {
@@ -24,13 +37,23 @@ pub struct DedupeArgs {
     /// What makes two records duplicates.
     #[arg(long, value_enum, default_value_t = ByArg::Canonical)]
     pub by: ByArg,
-    /// Output file for the kept records (default: stdout).
+    /// Output file for the kept records (default: stdout), in the input's format unless
+    /// its name or --output-format asks for another.
     #[arg(short, long, value_name = "OUT")]
     pub output: Option<PathBuf>,
-    /// Write one CSV row per input record, `line,duplicate_of` (the line of the first
-    /// record of its class; empty for that first one).
+    /// Write the kept records as this table instead of as read (a CSV input's own
+    /// columns; `puzzle,solution` for one puzzle per line).
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub output_format: Option<TableFormatArg>,
+    /// Write one row per input record, `line,duplicate_of` (the line of the first record
+    /// of its class; empty for that first one), as CSV or the format its name says
+    /// (.tsv, .ndjson, .parquet, .gz/.zst after it).
     #[arg(long, value_name = "FILE.csv")]
     pub rows: Option<PathBuf>,
+    /// Add a `record` column to the --rows file: the record's 0-based index in the
+    /// input (`df.iloc[record]`).
+    #[arg(long, requires = "rows")]
+    pub record_index: bool,
     /// Write a JSON summary (records, classes, duplicates, largest classes) here.
     #[arg(long, value_name = "FILE.json")]
     pub report: Option<PathBuf>,
@@ -70,9 +93,20 @@ pub struct OverlapArgs {
     #[arg(help_heading = "Input", long, value_name = "NAME|INDEX")]
     pub test_column: Option<String>,
     /// Output file for the rows `line,train_line,test_duplicate_of`, one per test record
-    /// (default: stdout).
+    /// (default: stdout), as CSV or the format its name says (.tsv, .ndjson, .parquet,
+    /// .gz/.zst after it).
     #[arg(short, long, value_name = "OUT")]
     pub output: Option<PathBuf>,
+    /// The rows' format, whatever the output's name.
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub output_format: Option<TableFormatArg>,
+    /// Add a `record` column: the test record's 0-based index in TEST.
+    #[arg(long)]
+    pub record_index: bool,
+    /// Add the test record's own fields after the columns (a CSV's columns by their
+    /// header's names; `input` for a whole line).
+    #[arg(long)]
+    pub keep_columns: bool,
     /// Write a JSON summary (records, leaks, duplicates inside the test set) here.
     #[arg(long, value_name = "FILE.json")]
     pub report: Option<PathBuf>,
@@ -109,6 +143,10 @@ pub struct SplitArgs {
     /// current directory).
     #[arg(long, value_name = "FILE")]
     pub test_out: Option<PathBuf>,
+    /// Write both sides as this table instead of as read (a CSV input's own columns;
+    /// `puzzle,solution` for one puzzle per line).
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub output_format: Option<TableFormatArg>,
     /// Write a JSON summary (records and classes on each side) here.
     #[arg(long, value_name = "FILE.json")]
     pub report: Option<PathBuf>,

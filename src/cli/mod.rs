@@ -24,7 +24,7 @@ pub use audit::AuditArgs;
 pub use bench::{BenchArgs, BenchMode};
 pub use config::{BoardArgs, EngineArg, VariantArg};
 pub use corpus::CorpusArgs;
-pub use dataset::{ByArg, DedupeArgs, OverlapArgs, SplitArgs};
+pub use dataset::{ByArg, DedupeArgs, OverlapArgs, SplitArgs, TableFormatArg};
 pub use docs::CompletionsArgs;
 pub use generate::{GenerateArgs, LevelArg, MadeFormatArg, SymmetryArg};
 pub use inputs::{FormatArg, InputArgs, LayoutArgs};

@@ -6,6 +6,7 @@ use std::io::{self, Write};
 use serde::Serialize;
 
 use crate::datasets::classes::{for_each_keyed_shown, Class, Classes, KeyBy};
+use crate::datasets::rows::{DatasetRows, RowsShape};
 use crate::pipeline::input::Layout;
 use crate::pipeline::progress::Progress;
 
@@ -61,15 +62,21 @@ pub fn by_name(by: KeyBy) -> &'static str {
     }
 }
 
+/// The columns of `dedupe`'s rows.
+pub const DEDUPE_COLUMNS: [&str; 2] = ["line", "duplicate_of"];
+/// The columns of `overlap`'s rows.
+pub const OVERLAP_COLUMNS: [&str; 3] = ["line", "train_line", "test_duplicate_of"];
+
 /// Writes the bytes before the first record, then the first record of each class in
 /// input order, unchanged, to `out`; with `rows`, a CSV row `line,duplicate_of` per
-/// record (`duplicate_of` empty for the first of a class).
+/// record (`duplicate_of` empty for the first of a class), shaped as the second half
+/// says ([`DatasetRows`]).
 pub fn dedupe(
     data: &[u8],
     layout: &Layout,
     by: KeyBy,
     out: &mut dyn Write,
-    mut rows: Option<&mut dyn Write>,
+    rows: Option<(&mut dyn Write, RowsShape)>,
     progress: &Progress,
 ) -> io::Result<DedupeReport> {
     let start = std::time::Instant::now();
@@ -77,10 +84,10 @@ pub fn dedupe(
     let mut malformed = 0;
     let mut failed: Option<io::Error> = None;
     let mut header_written = false;
-    let mut buf = Vec::new();
-    if let Some(rows) = rows.as_deref_mut() {
-        rows.write_all(b"line,duplicate_of\n")?;
-    }
+    let mut rows = match rows {
+        Some((out, shape)) => Some(DatasetRows::start(out, &DEDUPE_COLUMNS, shape, layout)?),
+        None => None,
+    };
     for_each_keyed_shown(data, layout, by, progress, |r| {
         if failed.is_some() {
             return;
@@ -93,19 +100,20 @@ pub fn dedupe(
                 out.write_all(&data[..r.span.start])?;
             }
             if first.is_none() {
-                let bytes = &data[r.span];
+                let bytes = &data[r.span.clone()];
                 out.write_all(bytes)?;
                 if !bytes.ends_with(b"\n") {
                     out.write_all(b"\n")?;
                 }
             }
-            if let Some(rows) = rows.as_deref_mut() {
-                buf.clear();
-                let _ = match first {
-                    Some(f) => writeln!(buf, "{},{f}", r.line),
-                    None => writeln!(buf, "{},", r.line),
+            if let Some(rows) = rows.as_mut() {
+                let ours = |row: &mut Vec<u8>| {
+                    let _ = match first {
+                        Some(f) => write!(row, "{},{f}", r.line),
+                        None => write!(row, "{},", r.line),
+                    };
                 };
-                rows.write_all(&buf)?;
+                rows.row(ours, &data[r.span.clone()])?;
             }
             Ok(())
         })();
@@ -220,12 +228,13 @@ impl OverlapReport {
 
 /// For every test record, a CSV row `line,train_line,test_duplicate_of` to `rows`: the
 /// first equivalent training record's line (empty when none) and the first equivalent
-/// earlier test record's line (empty when none).
+/// earlier test record's line (empty when none), shaped as `shape` says (a record's
+/// fields are the test record's).
 pub fn overlap(
     train: (&[u8], &Layout),
     test: (&[u8], &Layout),
     by: KeyBy,
-    rows: &mut dyn Write,
+    (rows, shape): (&mut dyn Write, RowsShape),
     progress: &Progress,
 ) -> io::Result<OverlapReport> {
     let start = std::time::Instant::now();
@@ -236,8 +245,7 @@ pub fn overlap(
     let mut seen = Classes::default();
     let (mut leaks, mut first_leaks) = (0, Vec::new());
     let mut failed: Option<io::Error> = None;
-    let mut buf = Vec::new();
-    rows.write_all(b"line,train_line,test_duplicate_of\n")?;
+    let mut rows = DatasetRows::start(rows, &OVERLAP_COLUMNS, shape, test.1)?;
     let after_train = progress.from(train.0.len() as u64);
     for_each_keyed_shown(test.0, test.1, by, &after_train, |r| {
         let in_train = known.get(r.key).map(|c| c.first);
@@ -251,17 +259,17 @@ pub fn overlap(
         if failed.is_some() {
             return;
         }
-        buf.clear();
-        let _ = write!(buf, "{},", r.line);
-        if let Some(l) = in_train {
-            let _ = write!(buf, "{l}");
-        }
-        buf.push(b',');
-        if let Some(l) = earlier {
-            let _ = write!(buf, "{l}");
-        }
-        buf.push(b'\n');
-        if let Err(e) = rows.write_all(&buf) {
+        let ours = |row: &mut Vec<u8>| {
+            let _ = write!(row, "{},", r.line);
+            if let Some(l) = in_train {
+                let _ = write!(row, "{l}");
+            }
+            row.push(b',');
+            if let Some(l) = earlier {
+                let _ = write!(row, "{l}");
+            }
+        };
+        if let Err(e) = rows.row(ours, &test.0[r.span.clone()]) {
             failed = Some(e);
         }
     });

@@ -8,5 +8,6 @@ pub mod audit;
 pub mod bench;
 pub mod classes;
 pub mod dedupe;
+pub mod rows;
 pub mod show;
 pub mod split;

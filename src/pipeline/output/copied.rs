@@ -1,18 +1,19 @@
-//! Outputs of the dataset commands (`dedupe`, `split`, `overlap`'s leaked records), which
-//! copy their input's records as they are: the output keeps the input's format, and a
-//! name asking for another is refused rather than given the input's bytes silently.
+//! Outputs of the dataset commands (`dedupe`, `split`), which copy their input's
+//! records as they are: by default the output keeps the input's format, and a name
+//! asking for another is written in that one, never given the input's bytes silently.
 //!
-//! The one conversion is into Parquet: a Parquet input is read as `puzzle solution`
-//! lines, and a CSV or one-puzzle-per-line input may be written as a Parquet table.
-//! [`TableRows`] turns the copied bytes into CSV rows (`puzzle,solution` for lines; the
-//! input's own header and rows for CSV) for the Parquet encoder, whose columns are then
-//! all text.
+//! A record can become a row of a table (CSV, tab-separated, JSON lines, Parquet):
+//! [`TableRows`] turns the copied bytes into CSV rows (`puzzle,solution` for one puzzle
+//! per line, a Parquet input included, read as such lines; the input's own header and
+//! rows for a comma-separated CSV input), which the output's encoding writes in the
+//! format asked for, every column text.
 
 use std::io::{self, Write};
 use std::path::Path;
 
 use super::name::Named;
-use super::OutputError;
+use super::tabular::Tabular;
+use super::{Encoding, OutputError};
 use crate::pipeline::input::{Format, Layout};
 use crate::pipeline::rows::quote_tail;
 
@@ -21,43 +22,59 @@ use crate::pipeline::rows::quote_tail;
 pub enum CopyAs {
     /// The bytes as read (then compressed where the name says `.gz` or `.zst`).
     AsRead,
-    /// A Parquet table made from the records ([`TableRows`] before the encoder).
-    Parquet,
+    /// Rows of a table made from the records ([`TableRows`] before this encoding).
+    Table(Encoding),
 }
 
-/// What an output of a dataset command may be, by its name and the input's layout.
-pub fn copy_for(path: &Path, layout: &Layout) -> Result<CopyAs, OutputError> {
-    let named = Named::of(Some(path));
-    if let Some(refused) = named.refusal(path, true) {
+/// How a dataset command writes its input's records to `path` (stdout for `None` or
+/// `-`): in the format `asked` (`--output-format`), else the one the name says, else
+/// as read. A format the input already has is a copy as read; another is a table of
+/// the records, which grids drawn over nine lines and CSV not separated by commas
+/// cannot become.
+pub fn copy_for(
+    path: Option<&Path>,
+    layout: &Layout,
+    asked: Option<Tabular>,
+) -> Result<CopyAs, OutputError> {
+    let path = path.filter(|p| *p != Path::new("-"));
+    let named = Named::of(path);
+    if let Some(refused) = path.and_then(|p| named.refusal(p)) {
         return Err(refused);
     }
-    let unwritable = |what: &str| OutputError::Unwritable {
-        path: path.to_path_buf(),
-        what: format!("{what} here: this command copies its input's records as they are"),
+    let Some(wanted) = asked.or_else(|| Tabular::of_name(&named)) else {
+        return Ok(CopyAs::AsRead);
     };
-    let csv_with = |delimiter: u8| layout.format == Format::Csv && layout.delimiter == delimiter;
-    match named.format.as_deref() {
-        Some("parquet") if layout.format == Format::Blocks => {
-            Err(unwritable("Parquet from grids drawn over nine lines"))
-        }
-        Some("parquet") if layout.format == Format::Csv && layout.delimiter != b',' => Err(
-            unwritable("Parquet from a CSV input not separated by commas"),
+    let own = match (layout.format, layout.delimiter) {
+        (Format::Csv, b',') => Some(Tabular::Csv),
+        (Format::Csv, b'\t') => Some(Tabular::Tsv),
+        _ => None,
+    };
+    if own == Some(wanted) {
+        return Ok(CopyAs::AsRead);
+    }
+    let refuse = |what: &str| OutputError::Unwritable {
+        path: path.unwrap_or(Path::new("stdout")).to_path_buf(),
+        what: format!(
+            "{} rows from {what}, which is copied as read",
+            wanted.name()
         ),
-        Some("parquet") => Ok(CopyAs::Parquet),
-        Some("csv") if !csv_with(b',') => Err(unwritable("CSV rows from a non-CSV input")),
-        Some("tsv" | "tab") if !csv_with(b'\t') => {
-            Err(unwritable("tab-separated rows from another layout"))
+    };
+    match layout.format {
+        Format::Blocks => Err(refuse("grids drawn over nine lines")),
+        Format::Csv if layout.delimiter != b',' => {
+            Err(refuse("a CSV input not separated by commas"))
         }
-        Some("ndjson" | "jsonl") => Err(unwritable("JSON lines")),
-        _ => Ok(CopyAs::AsRead),
+        _ => Ok(CopyAs::Table(wanted.encoding(named.codec, 0, path)?)),
     }
 }
 
 /// The name of one side of `split` when none is given: `train` or `test` put before the
 /// input's format extension (`x.csv.gz` -> `x.train.csv.gz`), a compression the tool does
 /// not write dropped (`x.csv.xz` -> `x.train.csv`), and NumPy arrays, read as lines,
-/// written as text (`x.npy` -> `x.train.txt`).
-pub fn side_name(input: &Path, part: &str) -> std::path::PathBuf {
+/// written as text (`x.npy` -> `x.train.txt`); with a table format `asked`, its
+/// extension in place of the input's (`x.txt.gz` as JSON lines -> `x.train.ndjson.gz`;
+/// Parquet uncompressed).
+pub fn side_name(input: &Path, part: &str, asked: Option<Tabular>) -> std::path::PathBuf {
     let name = input
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -82,6 +99,20 @@ pub fn side_name(input: &Path, part: &str) -> std::path::PathBuf {
     }
     if let Some(e) = tail.iter_mut().find(|e| matches!(lower(e).as_str(), "npy")) {
         *e = "txt".into();
+    }
+    if let Some(asked) = asked {
+        let codec = tail
+            .last()
+            .filter(|e| matches!(lower(e).as_str(), "gz" | "gzip" | "zst" | "zstd"))
+            .filter(|_| asked != Tabular::Parquet)
+            .cloned();
+        let ext = match asked {
+            Tabular::Csv => "csv",
+            Tabular::Tsv => "tsv",
+            Tabular::Ndjson => "ndjson",
+            Tabular::Parquet => "parquet",
+        };
+        tail = std::iter::once(ext.to_string()).chain(codec).collect();
     }
     let mut out = pieces.join(".");
     out.push('.');
@@ -205,7 +236,7 @@ mod tests {
 
     #[test]
     fn side_names_keep_the_format_and_writable_compression() {
-        let name = |n: &str, part: &str| side_name(Path::new(n), part);
+        let name = |n: &str, part: &str| side_name(Path::new(n), part, None);
         assert_eq!(name("d/x.csv", "train"), Path::new("d/x.train.csv"));
         assert_eq!(name("x.csv.gz", "test"), Path::new("x.test.csv.gz"));
         assert_eq!(name("x.parquet", "test"), Path::new("x.test.parquet"));
@@ -213,5 +244,15 @@ mod tests {
         assert_eq!(name("x.npy", "test"), Path::new("x.test.txt"));
         assert_eq!(name("x", "test"), Path::new("x.test"));
         assert_eq!(name(".hidden.txt", "test"), Path::new(".hidden.test.txt"));
+        let asked = |n: &str, t| side_name(Path::new(n), "train", Some(t));
+        assert_eq!(
+            asked("x.txt.gz", Tabular::Ndjson),
+            Path::new("x.train.ndjson.gz")
+        );
+        assert_eq!(
+            asked("x.csv.zst", Tabular::Parquet),
+            Path::new("x.train.parquet")
+        );
+        assert_eq!(asked("x", Tabular::Tsv), Path::new("x.train.tsv"));
     }
 }

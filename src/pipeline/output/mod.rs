@@ -12,9 +12,12 @@
 //! written (gzip or zstd, as its name asks: [`name`]), committed the same way.
 
 pub mod copied;
+pub mod csv_records;
 mod data_sync;
 pub mod name;
 pub mod parquet;
+pub mod retext;
+pub mod tabular;
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, BufWriter, Seek, SeekFrom, Write};
@@ -120,6 +123,9 @@ enum Sink {
     Gzip(flate2::write::GzEncoder<Destination>),
     /// Zstandard-compressed.
     Zstd(zstd::stream::write::Encoder<'static, Destination>),
+    /// CSV rows read back and written as tab-separated rows or JSON lines, into a plain
+    /// or compressed sink.
+    Retext(Box<retext::RetextRows<Sink>>),
 }
 
 /// How an output encodes what is written into it.
@@ -135,6 +141,16 @@ pub enum Encoding {
     },
     /// Bytes as written, compressed.
     Compressed(name::Codec),
+    /// CSV rows (a header first) written again as `table` says, compressed by `codec`;
+    /// the first `typed` columns are typed by name in JSON lines.
+    Retext {
+        /// The format the rows are written in.
+        table: retext::TextTable,
+        /// How many leading columns are the command's own.
+        typed: usize,
+        /// The compression after it, if any.
+        codec: Option<name::Codec>,
+    },
 }
 
 impl Encoding {
@@ -155,6 +171,7 @@ impl Write for Sink {
             Sink::Parquet(p) => p.write(buf),
             Sink::Gzip(e) => e.write(buf),
             Sink::Zstd(e) => e.write(buf),
+            Sink::Retext(r) => r.write(buf),
         }
     }
     fn flush(&mut self) -> io::Result<()> {
@@ -163,6 +180,7 @@ impl Write for Sink {
             Sink::Parquet(p) => p.flush(),
             Sink::Gzip(e) => e.flush(),
             Sink::Zstd(e) => e.flush(),
+            Sink::Retext(r) => r.flush(),
         }
     }
 }
@@ -184,6 +202,10 @@ impl Sink {
             Sink::Zstd(e) => {
                 e.do_finish()?;
                 Ok(e.get_mut())
+            }
+            Sink::Retext(r) => {
+                r.finish()?;
+                r.inner_mut().finish()
             }
         }
     }
@@ -305,23 +327,34 @@ impl Output {
                 }
             },
         };
+        let compressed = |codec: Option<name::Codec>, target: Destination| match codec {
+            None => Ok(Sink::Plain(target)),
+            Some(name::Codec::Gzip) => Ok(Sink::Gzip(flate2::write::GzEncoder::new(
+                target,
+                flate2::Compression::default(),
+            ))),
+            Some(name::Codec::Zstd) => zstd::stream::write::Encoder::new(target, 3)
+                .map(Sink::Zstd)
+                .map_err(|source| OutputError::Create {
+                    path: shown.clone(),
+                    source,
+                }),
+        };
         let sink = match encoding {
             Encoding::Plain => Sink::Plain(target),
             Encoding::Parquet { typed } => {
                 Sink::Parquet(Box::new(parquet::ParquetRows::new(target, typed)))
             }
-            Encoding::Compressed(name::Codec::Gzip) => Sink::Gzip(flate2::write::GzEncoder::new(
-                target,
-                flate2::Compression::default(),
-            )),
-            Encoding::Compressed(name::Codec::Zstd) => Sink::Zstd(
-                zstd::stream::write::Encoder::new(target, 3).map_err(|source| {
-                    OutputError::Create {
-                        path: shown.clone(),
-                        source,
-                    }
-                })?,
-            ),
+            Encoding::Compressed(codec) => compressed(Some(codec), target)?,
+            Encoding::Retext {
+                table,
+                typed,
+                codec,
+            } => Sink::Retext(Box::new(retext::RetextRows::new(
+                compressed(codec, target)?,
+                table,
+                typed,
+            ))),
         };
         Ok(Output {
             buffer: BufWriter::with_capacity(256 * 1024, sink),

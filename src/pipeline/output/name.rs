@@ -80,13 +80,9 @@ impl Named {
     }
 
     /// The error for a name that asks for a format or compression the tool does not
-    /// write, or for Parquet compressed again; `parquet` says whether this output may be
-    /// Parquet at all (the dataset commands copy records as read, so may not).
-    pub fn refusal(&self, path: &Path, parquet: bool) -> Option<OutputError> {
+    /// write, or for Parquet compressed again.
+    pub fn refusal(&self, path: &Path) -> Option<OutputError> {
         let what = match self.format.as_deref() {
-            Some("parquet") if !parquet => "Parquet here: this command copies its input's \
-                records as they are, as text"
-                .to_string(),
             Some("parquet") if self.codec.is_some() => return Some(compressed_parquet(path)),
             Some(ext) => {
                 let (_, what) = UNWRITABLE.iter().find(|(e, _)| *e == ext)?;
@@ -142,7 +138,7 @@ mod tests {
     fn names_of_formats_not_written_are_refused() {
         let p = Path::new("x");
         for name in ["a.xlsx", "a.json", "a.tsv.xz", "a.csv.xz", "a.npy"] {
-            assert!(of(name).refusal(p, true).is_some(), "{name}");
+            assert!(of(name).refusal(p).is_some(), "{name}");
         }
         for name in [
             "a.csv",
@@ -153,9 +149,8 @@ mod tests {
             "a",
             "a.parquet",
         ] {
-            assert!(of(name).refusal(p, true).is_none(), "{name}");
+            assert!(of(name).refusal(p).is_none(), "{name}");
         }
-        assert!(of("a.parquet").refusal(p, false).is_some());
-        assert!(of("a.parquet.gz").refusal(p, true).is_some());
+        assert!(of("a.parquet.gz").refusal(p).is_some());
     }
 }

@@ -15,7 +15,7 @@
 use std::io::{self, Write};
 use std::sync::Arc;
 
-use csv_core::{ReadRecordResult, Reader};
+use super::csv_records::{CsvRecords, Fields};
 use parquet::basic::{Compression, IntType, LogicalType, Repetition, Type as Physical, ZstdLevel};
 use parquet::data_type::{BoolType, ByteArray, ByteArrayType, DoubleType, Int64Type};
 use parquet::file::properties::{EnabledStatistics, WriterProperties};
@@ -43,9 +43,15 @@ pub const GROUP_BYTES: usize = 32 << 20;
 pub const GROUP_CELLS: usize = 1 << 24;
 
 /// Columns typed as unsigned integers, by name.
-const UNSIGNED: &[&str] = &[
+pub(super) const UNSIGNED: &[&str] = &[
     "line",
     "record",
+    "duplicate_of",
+    "train_line",
+    "test_duplicate_of",
+    "records",
+    "threads",
+    "rounds",
     "givens",
     "minimal_givens",
     "automorphisms",
@@ -53,9 +59,27 @@ const UNSIGNED: &[&str] = &[
 /// Columns of grids, written without a dictionary.
 const GRIDS: &[&str] = &["puzzle", "solution", "canonical", "minimal"];
 /// Columns typed as booleans, by name.
-const BOOLEAN: &[&str] = &["mismatch"];
+pub(super) const BOOLEAN: &[&str] = &["mismatch"];
 /// Columns typed as doubles, by name.
-const DOUBLE: &[&str] = &["rating", "pearl", "diamond"];
+pub(super) const DOUBLE: &[&str] = &[
+    "rating",
+    "pearl",
+    "diamond",
+    "puzzles_per_sec",
+    "puzzles_per_sec_mean",
+    "puzzles_per_sec_stddev",
+    "puzzles_per_sec_min",
+    "puzzles_per_sec_max",
+    "speedup",
+    "efficiency",
+    "latency_us_p50",
+    "latency_us_p90",
+    "latency_us_p99",
+    "latency_us_p999",
+    "latency_us_max",
+    "guesses_per_puzzle",
+    "no_guess_percent",
+];
 
 /// What a column holds.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -103,15 +127,14 @@ enum State<W: Write + Send> {
 
 /// A [`Write`] that takes CSV rows (a header first) and writes a Parquet file into `W`.
 pub struct ParquetRows<W: Write + Send> {
+    /// The rows written, read back.
+    csv: CsvRecords,
+    table: Table<W>,
+}
+
+/// The Parquet file being written.
+struct Table<W: Write + Send> {
     state: State<W>,
-    reader: Reader,
-    /// Written bytes not yet read (a record cut between two writes).
-    pending: Vec<u8>,
-    /// The record being read: its fields back to back, and where each ends.
-    record: Vec<u8>,
-    record_len: usize,
-    ends: Vec<usize>,
-    ends_len: usize,
     /// How many leading columns are typed by name.
     typed: usize,
     columns: Vec<ColumnValues>,
@@ -131,33 +154,30 @@ impl<W: Write + Send> ParquetRows<W> {
     /// Parquet rows into `sink`, the first `typed` columns typed by name.
     pub fn new(sink: W, typed: usize) -> Self {
         ParquetRows {
-            state: State::Header(sink),
-            reader: Reader::new(),
-            pending: Vec::new(),
-            record: vec![0; 1024],
-            record_len: 0,
-            ends: vec![0; 64],
-            ends_len: 0,
-            typed,
-            columns: Vec::new(),
-            cells: TextCells::default(),
-            values: Vec::new(),
-            text_defs: Vec::new(),
-            rows: 0,
-            group_rows: GROUP_ROWS,
-            read: 0,
+            csv: CsvRecords::default(),
+            table: Table {
+                state: State::Header(sink),
+                typed,
+                columns: Vec::new(),
+                cells: TextCells::default(),
+                values: Vec::new(),
+                text_defs: Vec::new(),
+                rows: 0,
+                group_rows: GROUP_ROWS,
+                read: 0,
+            },
         }
     }
 
     /// The same with `rows` rows per row group (at least 1).
     pub fn with_group_rows(mut self, rows: usize) -> Self {
-        self.group_rows = rows.max(1);
+        self.table.group_rows = rows.max(1);
         self
     }
 
     /// The writer once [`ParquetRows::finish`] has written the footer.
     pub fn inner_mut(&mut self) -> Option<&mut W> {
-        match &mut self.state {
+        match &mut self.table.state {
             State::Done(w) => Some(w),
             _ => None,
         }
@@ -166,6 +186,21 @@ impl<W: Write + Send> ParquetRows<W> {
     /// Reads what was written, writes the last row group and the footer.
     pub fn finish(&mut self) -> io::Result<()> {
         self.read_records(true)?;
+        self.table.finish()
+    }
+
+    /// Takes every whole record written (and, at the end, the last one).
+    fn read_records(&mut self, at_end: bool) -> io::Result<()> {
+        while let Some(fields) = self.csv.next_record(at_end)? {
+            self.table.take_record(fields)?;
+        }
+        Ok(())
+    }
+}
+
+impl<W: Write + Send> Table<W> {
+    /// Writes the last row group and the footer.
+    fn finish(&mut self) -> io::Result<()> {
         if let State::Header(_) = self.state {
             // No header came (nothing was written): a file without columns.
             self.start(&[])?;
@@ -186,44 +221,10 @@ impl<W: Write + Send> ParquetRows<W> {
         }
     }
 
-    /// Reads every whole record in `pending` (and, at the end, the last one).
-    fn read_records(&mut self, at_end: bool) -> io::Result<()> {
-        let mut start = 0;
-        loop {
-            let input = &self.pending[start..];
-            let (result, read, wrote, ended) = self.reader.read_record(
-                input,
-                &mut self.record[self.record_len..],
-                &mut self.ends[self.ends_len..],
-            );
-            start += read;
-            self.record_len += wrote;
-            self.ends_len += ended;
-            match result {
-                // At the end, the next call has no input, which tells the reader to
-                // end a record left open (then `End`).
-                ReadRecordResult::InputEmpty if at_end => {}
-                ReadRecordResult::InputEmpty | ReadRecordResult::End => break,
-                ReadRecordResult::OutputFull => {
-                    let len = self.record.len();
-                    self.record.resize(2 * len, 0);
-                }
-                ReadRecordResult::OutputEndsFull => {
-                    let len = self.ends.len();
-                    self.ends.resize(2 * len, 0);
-                }
-                ReadRecordResult::Record => self.take_record()?,
-            }
-        }
-        self.pending.drain(..start);
-        Ok(())
-    }
-
     /// Takes the record just read: the header, or a row into the columns.
-    fn take_record(&mut self) -> io::Result<()> {
-        let fields = self.ends_len;
-        let (record, ends) = (&self.record, &self.ends[..fields]);
-        let field = |i: usize| &record[if i == 0 { 0 } else { ends[i - 1] }..ends[i]];
+    fn take_record(&mut self, record: Fields<'_>) -> io::Result<()> {
+        let fields = record.len();
+        let field = |i: usize| record.get(i);
         if let State::Header(_) = self.state {
             let names: Vec<String> = (0..fields)
                 .map(|i| String::from_utf8_lossy(field(i)).into_owned())
@@ -261,8 +262,6 @@ impl<W: Write + Send> ParquetRows<W> {
                 self.write_group()?;
             }
         }
-        self.record_len = 0;
-        self.ends_len = 0;
         Ok(())
     }
 
@@ -381,7 +380,7 @@ impl<W: Write + Send> ParquetRows<W> {
 
 impl<W: Write + Send> Write for ParquetRows<W> {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.pending.extend_from_slice(buf);
+        self.csv.feed(buf);
         self.read_records(false)?;
         Ok(buf.len())
     }

@@ -12,6 +12,7 @@ mod ndjson;
 
 pub(crate) use csv::quote_tail;
 pub use grid::band_line;
+pub(crate) use ndjson::string as json_string;
 
 use std::fmt;
 

@@ -170,7 +170,7 @@ fn grid_string(out: &mut Vec<u8>, grid: &Grid) {
 
 /// A JSON string of arbitrary bytes: escapes quotes, backslashes and control bytes;
 /// bytes that are not valid UTF-8 become U+FFFD.
-fn string(out: &mut Vec<u8>, bytes: &[u8]) {
+pub(crate) fn string(out: &mut Vec<u8>, bytes: &[u8]) {
     out.push(b'"');
     for chunk in bytes.utf8_chunks() {
         for c in chunk.valid().chars() {
