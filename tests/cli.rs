@@ -483,6 +483,132 @@ fn closed_stdout_is_quiet() {
     assert!(!stderr(&out).contains("panicked"), "{}", stderr(&out));
 }
 
+/// `bench` writes its results as a table too (`--output-format`, or -o's name): one row
+/// per thread count whose numbers are the JSON report's of the same run, in CSV,
+/// JSON lines and Parquet; a table's name for the readable table is refused.
+#[test]
+fn bench_results_as_a_table_match_its_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = common::data("extreme.txt");
+    let input = input.to_str().unwrap();
+    for name in ["b.csv", "b.ndjson", "b.parquet"] {
+        let (table, json) = (dir.path().join(name), dir.path().join("b.json"));
+        let out = run(&[
+            "bench",
+            input,
+            "-q",
+            "--rounds",
+            "2",
+            "--threads",
+            "1,2",
+            "-o",
+            table.to_str().unwrap(),
+            "--report",
+            json.to_str().unwrap(),
+        ]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        assert!(out.stdout.is_empty());
+        let j: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+        // Each row as (threads, median, mean, p99 us, guesses per puzzle).
+        let rows: Vec<(u64, f64, f64, f64, f64)> = match name {
+            "b.csv" => csv::Reader::from_path(&table)
+                .unwrap()
+                .deserialize::<std::collections::HashMap<String, String>>()
+                .map(|r| {
+                    let r = r.unwrap();
+                    let f = |k: &str| r[k].parse::<f64>().unwrap();
+                    (
+                        r["threads"].parse().unwrap(),
+                        f("puzzles_per_sec"),
+                        f("puzzles_per_sec_mean"),
+                        f("latency_us_p99"),
+                        f("guesses_per_puzzle"),
+                    )
+                })
+                .collect(),
+            "b.ndjson" => std::fs::read_to_string(&table)
+                .unwrap()
+                .lines()
+                .map(|l| {
+                    let r: serde_json::Value = serde_json::from_str(l).unwrap();
+                    let f = |k: &str| r[k].as_f64().unwrap();
+                    (
+                        r["threads"].as_u64().unwrap(),
+                        f("puzzles_per_sec"),
+                        f("puzzles_per_sec_mean"),
+                        f("latency_us_p99"),
+                        f("guesses_per_puzzle"),
+                    )
+                })
+                .collect(),
+            _ => {
+                use parquet::file::reader::{FileReader, SerializedFileReader};
+                use parquet::record::Field;
+                let reader =
+                    SerializedFileReader::new(std::fs::File::open(&table).unwrap()).unwrap();
+                reader
+                    .get_row_iter(None)
+                    .unwrap()
+                    .map(|row| {
+                        let row = row.unwrap();
+                        let get = |k: &str| {
+                            row.get_column_iter()
+                                .find(|(n, _)| n.as_str() == k)
+                                .map(|(_, v)| v.clone())
+                                .unwrap()
+                        };
+                        let f = |k: &str| match get(k) {
+                            Field::Double(v) => v,
+                            other => panic!("{k}: {other:?}"),
+                        };
+                        let Field::ULong(threads) = get("threads") else {
+                            panic!("threads not an integer")
+                        };
+                        (
+                            threads,
+                            f("puzzles_per_sec"),
+                            f("puzzles_per_sec_mean"),
+                            f("latency_us_p99"),
+                            f("guesses_per_puzzle"),
+                        )
+                    })
+                    .collect()
+            }
+        };
+        let results = j["results"].as_array().unwrap();
+        assert_eq!(rows.len(), results.len(), "{name}");
+        for (row, r) in rows.iter().zip(results) {
+            let rate = &r["puzzles_per_sec"];
+            assert_eq!(row.0, r["threads"].as_u64().unwrap(), "{name}");
+            assert_eq!(row.1, rate["median"].as_f64().unwrap(), "{name}");
+            assert_eq!(row.2, rate["mean"].as_f64().unwrap(), "{name}");
+            assert_eq!(
+                row.3,
+                r["latency_ns"]["p99"].as_f64().unwrap() / 1e3,
+                "{name}"
+            );
+            assert_eq!(
+                row.4,
+                j["effort"]["guesses_per_puzzle"].as_f64().unwrap(),
+                "{name}"
+            );
+        }
+    }
+    let refused = run(&["bench", input, "--output-format", "text", "-o", "b.csv"]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(stderr(&refused).contains("b.csv"), "{}", stderr(&refused));
+    let csv_out = run(&[
+        "bench",
+        input,
+        "-q",
+        "--rounds",
+        "1",
+        "--output-format",
+        "csv",
+    ]);
+    assert!(String::from_utf8_lossy(&csv_out.stdout).starts_with("dataset,records,mode,threads,"));
+}
+
 #[test]
 fn bench_json_is_consistent() {
     let dir = tempfile::tempdir().unwrap();

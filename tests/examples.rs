@@ -75,6 +75,8 @@ fn every_documented_example_runs() {
             .args(["-c", example])
             .current_dir(&work)
             .env("PATH", &path)
+            // An example never touches the real home folder.
+            .env("HOME", dir.path())
             .output()
             .unwrap();
         let code = out.status.code();

@@ -9,7 +9,7 @@ use crate::cli::EngineArg;
 use crate::engines::dlx::Dlx;
 use crate::engines::Bitboards;
 use crate::pipeline::output;
-use crate::pipeline::output::Output;
+use crate::pipeline::output::{Encoding, Output, OutputError};
 use crate::pipeline::progress::{Progress, ProgressUnit};
 use crate::reports::bench::{BenchReport, ThreadResult};
 use crate::reports::plot;
@@ -21,10 +21,12 @@ use std::process::ExitCode;
 
 pub(super) fn run_bench(args: &cli::BenchArgs) -> Result<ExitCode, AppError> {
     let outputs = given(&[
+        (args.output.as_deref(), "-o"),
         (args.report.as_deref(), "--report"),
         (args.plot.as_deref(), "--plot"),
     ]);
     output::check_outputs(&[(&args.input, "the input")], &outputs)?;
+    let (format, encoding) = results_output(args)?;
     let rules = board_rules(&args.boards)?;
     let loaded = load_puzzles(&args.input, args.member.as_deref(), &args.layout, &rules)?;
     let boards = !loaded.boards.is_empty();
@@ -136,17 +138,58 @@ pub(super) fn run_bench(args: &cli::BenchArgs) -> Result<ExitCode, AppError> {
         );
     }
     {
-        let mut stdout = Output::open(None)?;
-        let text = if args.markdown {
-            crate::reports::bench::markdown(&report)
-        } else {
-            crate::reports::bench::table(&report)
+        let mut out = Output::open_as(args.output.as_deref(), encoding)?;
+        let text = match format {
+            cli::BenchFormatArg::Text => crate::reports::bench::table(&report),
+            cli::BenchFormatArg::Markdown => crate::reports::bench::markdown(&report),
+            _ => crate::reports::bench::rows(&report),
         };
-        stdout.write_all(text.as_bytes())?;
-        stdout.finish()?;
+        out.write_all(text.as_bytes())?;
+        out.finish()?;
     }
     if let Some(path) = &args.report {
         write_json_report(path, &report)?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// How `bench` writes its results, and the output's encoding: the format asked for
+/// (`--markdown` is markdown), else the table format -o's name says, else the readable
+/// table; the table formats are CSV rows the encoding writes as asked.
+fn results_output(args: &cli::BenchArgs) -> Result<(cli::BenchFormatArg, Encoding), AppError> {
+    use crate::pipeline::output::name::Named;
+    use crate::pipeline::output::tabular::Tabular;
+    let path = args.output.as_deref();
+    let named = Tabular::of_name(&Named::of(path));
+    let format = match (args.output_format, args.markdown, named) {
+        (Some(format), ..) => format,
+        (None, true, _) => cli::BenchFormatArg::Markdown,
+        (None, false, Some(Tabular::Csv)) => cli::BenchFormatArg::Csv,
+        (None, false, Some(Tabular::Tsv)) => cli::BenchFormatArg::Tsv,
+        (None, false, Some(Tabular::Ndjson)) => cli::BenchFormatArg::Ndjson,
+        (None, false, Some(Tabular::Parquet)) => cli::BenchFormatArg::Parquet,
+        (None, false, None) => cli::BenchFormatArg::Text,
+    };
+    let table = match format {
+        cli::BenchFormatArg::Text | cli::BenchFormatArg::Markdown => None,
+        cli::BenchFormatArg::Csv => Some(Tabular::Csv),
+        cli::BenchFormatArg::Tsv => Some(Tabular::Tsv),
+        cli::BenchFormatArg::Ndjson => Some(Tabular::Ndjson),
+        cli::BenchFormatArg::Parquet => Some(Tabular::Parquet),
+    };
+    let columns = crate::reports::bench::ROW_COLUMNS.len();
+    let encoding = match (table, named, path) {
+        (Some(table), ..) => Tabular::rows_encoding(Some(table), path, columns)?,
+        // A table's name for text or markdown: refused, never a different format.
+        (None, Some(named), Some(path)) => {
+            return Err(OutputError::Unwritable {
+                path: path.to_path_buf(),
+                what: format!("a text or markdown table under a {} name", named.name()),
+            }
+            .into())
+        }
+        // Text and markdown as written, compressed where the name says.
+        (None, ..) => Tabular::rows_encoding(None, path, 0)?,
+    };
+    Ok((format, encoding))
 }

@@ -77,7 +77,34 @@ pub struct BenchArgs {
     pub plot: Option<PathBuf>,
     /// Print a markdown table (dataset, records, mode, threads, puzzles/s, speedup,
     /// us/puzzle p50, us/puzzle p99, guesses/puzzle, no guess) instead of the readable
-    /// table.
-    #[arg(long)]
+    /// table (the same as --output-format markdown).
+    #[arg(long, conflicts_with = "output_format")]
     pub markdown: bool,
+    /// How the results are written: the readable table, markdown, or one row per thread
+    /// count as a table (`dataset`, `records`, `mode`, `threads`, `puzzles_per_sec` and its
+    /// `_mean`, `_stddev`, `_min`, `_max`, `speedup`, `efficiency`, `latency_us_p50` ..
+    /// `_max`, `guesses_per_puzzle`, `no_guess_percent`). Default: by -o's name, else text.
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub output_format: Option<BenchFormatArg>,
+    /// Write the results here instead of stdout (a table format by its name: .csv,
+    /// .tsv, .ndjson, .parquet; .gz or .zst after it to compress).
+    #[arg(short, long, value_name = "OUT")]
+    pub output: Option<PathBuf>,
+}
+
+/// How `bench` writes its results.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum BenchFormatArg {
+    /// The readable table.
+    Text,
+    /// A markdown table.
+    Markdown,
+    /// CSV rows, a header first.
+    Csv,
+    /// Tab-separated rows.
+    Tsv,
+    /// One JSON object per thread count.
+    Ndjson,
+    /// A Parquet file.
+    Parquet,
 }

@@ -21,7 +21,7 @@ mod serve;
 mod show;
 
 pub use audit::AuditArgs;
-pub use bench::{BenchArgs, BenchMode};
+pub use bench::{BenchArgs, BenchFormatArg, BenchMode};
 pub use config::{BoardArgs, EngineArg, VariantArg};
 pub use corpus::CorpusArgs;
 pub use dataset::{ByArg, DedupeArgs, OverlapArgs, SplitArgs, TableFormatArg};

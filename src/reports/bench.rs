@@ -228,6 +228,70 @@ pub fn markdown(report: &BenchReport) -> String {
     s
 }
 
+/// The columns of [`rows`].
+pub const ROW_COLUMNS: [&str; 19] = [
+    "dataset",
+    "records",
+    "mode",
+    "threads",
+    "puzzles_per_sec",
+    "puzzles_per_sec_mean",
+    "puzzles_per_sec_stddev",
+    "puzzles_per_sec_min",
+    "puzzles_per_sec_max",
+    "speedup",
+    "efficiency",
+    "latency_us_p50",
+    "latency_us_p90",
+    "latency_us_p99",
+    "latency_us_p999",
+    "latency_us_max",
+    "guesses_per_puzzle",
+    "no_guess_percent",
+    "rounds",
+];
+
+/// The results as CSV rows under [`ROW_COLUMNS`], one per thread count: the numbers of
+/// the readable table at full precision (`puzzles_per_sec` is the median; `records`
+/// those timed; the standard deviation empty for one round).
+pub fn rows(report: &BenchReport) -> String {
+    let mut s = ROW_COLUMNS.join(",");
+    s.push('\n');
+    let mut dataset = Vec::new();
+    dataset.extend_from_slice(report.input.as_bytes());
+    crate::pipeline::rows::quote_tail(&mut dataset, 0, b',');
+    let dataset = String::from_utf8_lossy(&dataset);
+    for r in &report.results {
+        let (l, rate) = (&r.latency_ns, &r.puzzles_per_sec);
+        let stddev = match report.rounds > 1 {
+            true => rate.stddev.to_string(),
+            false => String::new(),
+        };
+        let us = |ns: u64| ns as f64 / 1e3;
+        s.push_str(&format!(
+            "{dataset},{},{},{},{},{},{stddev},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+            report.timed,
+            report.mode.name(),
+            r.threads,
+            rate.median,
+            rate.mean,
+            rate.min,
+            rate.max,
+            r.speedup,
+            r.efficiency,
+            us(l.p50),
+            us(l.p90),
+            us(l.p99),
+            us(l.p999),
+            us(l.max),
+            report.effort.guesses_per_puzzle,
+            report.effort.no_guess_percent,
+            report.rounds,
+        ));
+    }
+    s
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
