@@ -275,6 +275,91 @@ fn peak_kib(mut child: std::process::Child) -> (std::process::ExitStatus, Option
     }
 }
 
+/// `dedupe` and `overlap` read a compressed input a chunk at a time: 60 MB of text in a
+/// small zstd file stays far under its size in memory, and the rows and kept records
+/// are those of the same text read from a plain file (and from stdin). A line longer
+/// than a stream's records may be fails naming it, in bounded memory.
+#[test]
+fn dedupe_and_overlap_stream_compressed_input_in_bounded_memory() {
+    let files = Files::new();
+    let one = std::fs::read(common::data("hard.txt")).unwrap();
+    let plain: Vec<u8> = one.repeat(60_000_000 / one.len());
+    let plain_path = files.write("big.txt", &plain);
+    let zst = files.write("big.txt.zst", &zstd::encode_all(&plain[..], 3).unwrap());
+    let run_peak = |args: &[&str]| {
+        let child = Command::new(env!("CARGO_BIN_EXE_sudoku-batch"))
+            .args(args)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let (status, peak) = peak_kib(child);
+        assert!(status.success(), "{args:?}");
+        peak
+    };
+    let out = |name: &str| files.dir.path().join(name);
+    for (input, tag) in [(&plain_path, "plain"), (&zst, "zst")] {
+        let kept = out(&format!("{tag}.kept"));
+        let rows = out(&format!("{tag}.rows"));
+        let peak = run_peak(&[
+            "dedupe",
+            s(input),
+            "-q",
+            "--by",
+            "text",
+            "-o",
+            s(&kept),
+            "--rows",
+            s(&rows),
+            "--record-index",
+        ]);
+        let leaks = out(&format!("{tag}.leaks"));
+        let overlap_peak = run_peak(&[
+            "overlap",
+            s(&zst),
+            s(input),
+            "-q",
+            "--by",
+            "text",
+            "-o",
+            s(&leaks),
+        ]);
+        if tag == "zst" {
+            for (what, peak) in [("dedupe", peak), ("overlap", overlap_peak)] {
+                let kib = peak.expect("the run was seen in /proc");
+                eprintln!("{what}: peak {kib} KiB for 60 MB of zstd-compressed text");
+                assert!(kib < 40 << 10, "{what}: {kib} KiB for 60 MB of text");
+            }
+        }
+    }
+    for suffix in ["kept", "rows", "leaks"] {
+        assert_eq!(
+            std::fs::read(out(&format!("plain.{suffix}"))).unwrap(),
+            std::fs::read(out(&format!("zst.{suffix}"))).unwrap(),
+            "{suffix}"
+        );
+    }
+    // The same classes from three copies on stdin.
+    let kept = std::fs::read(out("zst.kept")).unwrap();
+    let three = Some(&plain[..one.len() * 3]);
+    let piped = common::run_piped(&["dedupe", "-", "-q", "--by", "text"], three);
+    assert!(piped.status.success());
+    assert_eq!(piped.stdout, kept);
+    // One line of 3 MB in the stream: a named error, never held whole.
+    let mut long = one.clone();
+    long.extend(std::iter::repeat_n(b'1', 3 << 20));
+    long.push(b'\n');
+    let long = files.write("long.txt.gz", &gzip(&long));
+    let refused = sudoku_batch(&["dedupe", s(&long), "-q"]);
+    assert_eq!(refused.status.code(), Some(2));
+    let message = String::from_utf8_lossy(&refused.stderr);
+    let line = one.iter().filter(|&&b| b == b'\n').count() + 1;
+    assert!(
+        message.contains("long.txt.gz") && message.contains(&format!("line {line}:")),
+        "{message}"
+    );
+}
+
 #[test]
 fn a_gzip_bomb_of_one_line_or_of_newlines_stays_in_bounded_memory() {
     let files = Files::new();

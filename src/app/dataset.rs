@@ -1,8 +1,8 @@
 //! The dataset commands (`dedupe`, `split`, `overlap`): records grouped by class.
 
-use super::config::{dataset_progress, given, key_by, layout_choice, pool};
+use super::config::{dataset_progress, given, key_by, pool};
 use super::error::{AppError, Usage, EXIT_NOT_UNIQUE};
-use super::inputs::{read_dataset, read_input};
+use super::inputs::{open_dataset, read_dataset, windows_error};
 use super::outputs::{write_json_report, written_error, CopyOutput};
 use crate::cli;
 use crate::datasets::dedupe::{DEDUPE_COLUMNS, OVERLAP_COLUMNS};
@@ -35,7 +35,14 @@ pub(super) fn run_dedupe(args: &cli::DedupeArgs) -> Result<ExitCode, AppError> {
             )
         })
         .transpose()?;
-    let (bytes, layout) = read_dataset(&args.input)?;
+    let input = &args.input;
+    let mut windows = open_dataset(
+        &input.input,
+        input.no_mmap,
+        input.member.as_deref(),
+        &input.layout,
+    )?;
+    let layout = windows.layout().clone();
     let mut out = CopyOutput::open(args.output.as_deref(), &layout, tabular(args.output_format))?;
     let mut rows = match (args.rows.as_deref(), rows_encoding) {
         (Some(path), Some(encoding)) => Some(Output::open_as(Some(path), encoding)?),
@@ -46,27 +53,21 @@ pub(super) fn run_dedupe(args: &cli::DedupeArgs) -> Result<ExitCode, AppError> {
         keep_fields: false,
     };
     let pool = pool(args.input.threads)?;
-    let progress = dataset_progress(
-        bytes.bytes().len() as u64,
-        "dedupe",
-        args.quiet,
-        args.no_progress,
-    );
+    let progress = windows_progress(&windows, "dedupe", args.quiet, args.no_progress);
     let mut report = pool
         .install(|| {
-            crate::datasets::dedupe::dedupe(
-                bytes.bytes(),
-                &layout,
+            crate::datasets::dedupe::dedupe_windows(
+                &mut windows,
                 key_by(args.by),
                 &mut out,
                 rows.as_mut().map(|r| (r as &mut dyn Write, shape)),
                 &progress,
             )
         })
-        .map_err(|e| written_error(args.output.as_deref(), e))?;
+        .map_err(|e| windows_error(args.output.as_deref(), e))?;
     progress.finish();
     report.input = args.input.input.display().to_string();
-    bytes.check_unchanged(&args.input.input)?;
+    windows.check_unchanged(&args.input.input)?;
     report.wall_seconds += out.finish_timed(args.output.as_deref())?;
     if let Some(rows) = rows {
         report.wall_seconds += rows.finish_timed()?;
@@ -167,23 +168,21 @@ pub(super) fn run_overlap(args: &cli::OverlapArgs) -> Result<ExitCode, AppError>
         args.output.as_deref(),
         OVERLAP_COLUMNS.len() + usize::from(args.record_index),
     )?;
-    let train = read_input(&args.train, false, args.train_member.as_deref())?;
-    let test = read_input(&args.test, false, args.test_member.as_deref())?;
     // Each file read with its own column where one is given; an error names the file.
-    let layout_of = |path: &std::path::Path, bytes: &[u8], column: &Option<String>| {
-        let layout = cli::LayoutArgs {
-            column: column.clone().or_else(|| args.layout.column.clone()),
-            ..args.layout.clone()
-        };
-        input::detect_layout_as(bytes, &layout_choice(&layout)?).map_err(|source| {
-            AppError::Layout {
-                path: path.to_path_buf(),
-                source,
-            }
-        })
+    let layout_of = |column: &Option<String>| cli::LayoutArgs {
+        column: column.clone().or_else(|| args.layout.column.clone()),
+        ..args.layout.clone()
     };
-    let train_layout = layout_of(&args.train, train.bytes(), &args.train_column)?;
-    let test_layout = layout_of(&args.test, test.bytes(), &args.test_column)?;
+    let train_args = layout_of(&args.train_column);
+    let test_args = layout_of(&args.test_column);
+    let mut train = open_dataset(
+        &args.train,
+        false,
+        args.train_member.as_deref(),
+        &train_args,
+    )?;
+    let mut test = open_dataset(&args.test, false, args.test_member.as_deref(), &test_args)?;
+    let test_layout = test.layout().clone();
     if args.keep_columns && test_layout.format == input::Format::Blocks {
         return Err(AppError::Layout {
             path: args.test.clone(),
@@ -196,19 +195,26 @@ pub(super) fn run_overlap(args: &cli::OverlapArgs) -> Result<ExitCode, AppError>
     };
     let mut out = Output::open_as(args.output.as_deref(), encoding)?;
     let pool = pool(args.threads)?;
-    let total = (train.bytes().len() + test.bytes().len()) as u64;
-    let progress = dataset_progress(total, "overlap", args.quiet, args.no_progress);
+    let progress = match (train.whole(), test.whole()) {
+        (Some(a), Some(b)) => {
+            let total = (a.len() + b.len()) as u64;
+            dataset_progress(total, "overlap", args.quiet, args.no_progress)
+        }
+        _ => windows_progress(&test, "overlap", args.quiet, args.no_progress),
+    };
     let report = pool.install(|| {
         crate::datasets::dedupe::overlap(
-            (train.bytes(), &train_layout),
-            (test.bytes(), &test_layout),
+            &mut train,
+            &mut test,
             key_by(args.by),
             (&mut out, shape),
             &progress,
         )
     });
     progress.finish();
-    let mut report = report.map_err(|e| written_error(args.output.as_deref(), e))?;
+    let mut report = report.map_err(|e| windows_error(args.output.as_deref(), e))?;
+    train.check_unchanged(&args.train)?;
+    test.check_unchanged(&args.test)?;
     report.train = args.train.display().to_string();
     report.test = args.test.display().to_string();
     report.wall_seconds += out.finish_timed()?;
@@ -232,4 +238,22 @@ fn tabular(asked: Option<cli::TableFormatArg>) -> Option<Tabular> {
         cli::TableFormatArg::Ndjson => Tabular::Ndjson,
         cli::TableFormatArg::Parquet => Tabular::Parquet,
     })
+}
+
+/// The progress bar of a dataset read a window at a time: up to its size when it is
+/// one window, else a count of the bytes decoded.
+fn windows_progress(
+    windows: &crate::pipeline::windows::Windows,
+    what: &str,
+    quiet: bool,
+    no_progress: bool,
+) -> crate::pipeline::progress::Progress {
+    match windows.whole() {
+        Some(bytes) => dataset_progress(bytes.len() as u64, what, quiet, no_progress),
+        None => {
+            let shown =
+                !quiet && !no_progress && std::io::IsTerminal::is_terminal(&std::io::stderr());
+            crate::pipeline::progress::Progress::counting_bytes(what, shown)
+        }
+    }
 }

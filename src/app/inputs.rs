@@ -6,6 +6,7 @@ use super::error::AppError;
 use crate::cli::{InputArgs, LayoutArgs};
 use crate::pipeline::input;
 use crate::pipeline::input::{ColumnChoice, InputError};
+use crate::pipeline::windows::{Windows, WindowsError};
 use crate::pipeline::Shard;
 use crate::values::rules::BoardRules;
 use std::io::Read;
@@ -73,6 +74,45 @@ pub(super) fn read_input(
             })?;
             Ok(input::InputBytes::Read(bytes))
         }
+    }
+}
+
+/// An input for the dataset commands that read it once, a window at a time
+/// (`dedupe`, `overlap`): a mapped file whole, a stream a chunk at a time, a Parquet
+/// file decoded whole into lines. A layout error names the file.
+pub(super) fn open_dataset(
+    path: &Path,
+    no_mmap: bool,
+    member: Option<&str>,
+    layout: &LayoutArgs,
+) -> Result<Windows, AppError> {
+    let choice = layout_choice(layout)?;
+    let opened = match open_input(path, no_mmap, member, &ColumnChoice::Auto, None, None)? {
+        input::Opened::Parquet { file, .. } => {
+            let mut bytes = Vec::new();
+            file.read_all(&mut bytes).map_err(|source| InputError::Io {
+                path: path.to_path_buf(),
+                source,
+            })?;
+            input::Opened::Mapped(input::InputBytes::Read(bytes))
+        }
+        other => other,
+    };
+    Windows::open(opened, path, &choice, input::DEFAULT_MAX_RECORD).map_err(|source| match source {
+        InputError::Io { .. } => source.into(),
+        source => AppError::Layout {
+            path: path.to_path_buf(),
+            source,
+        },
+    })
+}
+
+/// The error of a dataset read a window at a time: the input's, or the write's (named
+/// by `output`).
+pub(super) fn windows_error(output: Option<&Path>, e: WindowsError) -> AppError {
+    match e {
+        WindowsError::Input(e) => e.into(),
+        WindowsError::Write(e) => super::outputs::written_error(output, e),
     }
 }
 

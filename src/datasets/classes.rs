@@ -21,7 +21,8 @@ use rayon::prelude::*;
 use crate::pipeline::progress::Progress;
 
 use crate::engines::canon::Canonicalizer;
-use crate::pipeline::input::{for_each_record_of, Layout};
+use crate::pipeline::input::{for_each_record, for_each_record_of, Layout, RecordScratch};
+use crate::pipeline::windows::Window;
 use crate::values::grid::{Grid, CELLS};
 
 /// What makes two records the same.
@@ -116,12 +117,45 @@ pub fn for_each_keyed_shown<F: FnMut(Keyed<'_>)>(
     layout: &Layout,
     by: KeyBy,
     progress: &Progress,
+    each: F,
+) {
+    let start = layout.data_start.min(data.len());
+    keyed(data, (start, layout.first_line), layout, by, progress, each);
+}
+
+/// [`for_each_keyed_shown`] over one window of a dataset read a window at a time
+/// ([`crate::pipeline::windows`]): the spans are the window's, and `progress` moves
+/// over its bytes.
+pub fn for_each_keyed_window<F: FnMut(Keyed<'_>)>(
+    window: Window<'_>,
+    layout: &Layout,
+    by: KeyBy,
+    progress: &Progress,
+    each: F,
+) {
+    keyed(
+        window.bytes,
+        (0, window.first_line),
+        layout,
+        by,
+        progress,
+        each,
+    );
+}
+
+/// Keys the records of `data` from byte `start` on, whose line is `first_line`.
+fn keyed<F: FnMut(Keyed<'_>)>(
+    data: &[u8],
+    (start, first_line): (usize, u64),
+    layout: &Layout,
+    by: KeyBy,
+    progress: &Progress,
     mut each: F,
 ) {
     let done = std::cell::Cell::new(0usize);
     let threads = rayon::current_num_threads().max(1);
     let mut canons: Vec<Canonicalizer> = (0..threads).map(|_| Canonicalizer::new()).collect();
-    let mut lines = LineStarts::new(data);
+    let mut lines = LineStarts::at(data, start, first_line);
     // One batch: each record's line and puzzle, and its key (text keys and malformed
     // records' keys made as found, canonical ones filled in by the pool).
     let mut batch: Vec<(u64, Option<Grid>)> = Vec::with_capacity(BATCH);
@@ -151,7 +185,8 @@ pub fn for_each_keyed_shown<F: FnMut(Keyed<'_>)>(
         }
         progress.set(done.get() as u64);
     };
-    for_each_record_of(data, layout, |r| {
+    let mut scratch = RecordScratch::default();
+    for_each_record(&data[start..], first_line, layout, &mut scratch, |r| {
         keys.push(Key::first(r.puzzle.as_ref().ok(), r.raw, by));
         batch.push((r.line, r.puzzle.ok()));
         if batch.len() == BATCH {
@@ -234,11 +269,12 @@ struct LineStarts<'a> {
 
 impl<'a> LineStarts<'a> {
     fn new(data: &'a [u8]) -> Self {
-        LineStarts {
-            data,
-            line: 1,
-            pos: 0,
-        }
+        LineStarts::at(data, 0, 1)
+    }
+
+    /// Line starts of `data` from byte `pos`, which is line `line`'s start.
+    fn at(data: &'a [u8], pos: usize, line: u64) -> Self {
+        LineStarts { data, line, pos }
     }
 
     /// Moves to `line` and returns its offset (the end of data past the last line).

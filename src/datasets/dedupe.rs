@@ -5,10 +5,11 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
-use crate::datasets::classes::{for_each_keyed_shown, Class, Classes, KeyBy};
+use crate::datasets::classes::{for_each_keyed_window, Class, Classes, KeyBy};
 use crate::datasets::rows::{DatasetRows, RowsShape};
 use crate::pipeline::input::Layout;
 use crate::pipeline::progress::Progress;
+use crate::pipeline::windows::{Window, Windows, WindowsError};
 
 /// How many of the largest classes a report lists.
 pub const LARGEST: usize = 10;
@@ -79,54 +80,110 @@ pub fn dedupe(
     rows: Option<(&mut dyn Write, RowsShape)>,
     progress: &Progress,
 ) -> io::Result<DedupeReport> {
+    let start = layout.data_start.min(data.len());
+    let whole = |each: &mut dyn FnMut(Window<'_>) -> io::Result<()>| {
+        each(Window {
+            bytes: &data[start..],
+            first_line: layout.first_line,
+        })
+        .map_err(WindowsError::Write)
+    };
+    let input = (&data[..start], layout);
+    dedupe_in(input, whole, by, (out, rows), progress).map_err(|e| match e {
+        WindowsError::Write(e) => e,
+        WindowsError::Input(e) => io::Error::other(e.to_string()),
+    })
+}
+
+/// [`dedupe`] of a dataset read a window at a time: a stream holds one chunk.
+pub fn dedupe_windows(
+    windows: &mut Windows,
+    by: KeyBy,
+    out: &mut dyn Write,
+    rows: Option<(&mut dyn Write, RowsShape)>,
+    progress: &Progress,
+) -> Result<DedupeReport, WindowsError> {
+    let (head, layout) = (windows.head().to_vec(), windows.layout().clone());
+    let each = |f: &mut dyn FnMut(Window<'_>) -> io::Result<()>| windows.each(f);
+    dedupe_in((&head, &layout), each, by, (out, rows), progress)
+}
+
+/// [`dedupe`] of the windows `each_window` hands on, after `head` (the bytes before
+/// the first window).
+fn dedupe_in<W>(
+    (head, layout): (&[u8], &Layout),
+    each_window: W,
+    by: KeyBy,
+    (out, rows): (&mut dyn Write, Option<(&mut dyn Write, RowsShape)>),
+    progress: &Progress,
+) -> Result<DedupeReport, WindowsError>
+where
+    W: FnOnce(&mut dyn FnMut(Window<'_>) -> io::Result<()>) -> Result<(), WindowsError>,
+{
     let start = std::time::Instant::now();
     let mut classes = Classes::default();
     let mut malformed = 0;
-    let mut failed: Option<io::Error> = None;
-    let mut header_written = false;
+    // The head went out; a record was seen (the bytes before it went out too).
+    let (mut head_out, mut seen) = (false, false);
     let mut rows = match rows {
-        Some((out, shape)) => Some(DatasetRows::start(out, &DEDUPE_COLUMNS, shape, layout)?),
+        Some((out, shape)) => Some(
+            DatasetRows::start(out, &DEDUPE_COLUMNS, shape, layout).map_err(WindowsError::Write)?,
+        ),
         None => None,
     };
-    for_each_keyed_shown(data, layout, by, progress, |r| {
-        if failed.is_some() {
-            return;
-        }
-        malformed += u64::from(r.puzzle.is_none());
-        let first = classes.add(r.key, r.line);
-        let result = (|| {
-            if !header_written {
-                header_written = true;
-                out.write_all(&data[..r.span.start])?;
+    let mut offset = head.len() as u64;
+    each_window(&mut |window: Window<'_>| {
+        let data = window.bytes;
+        let mut failed: Option<io::Error> = None;
+        for_each_keyed_window(window, layout, by, &progress.from(offset), |r| {
+            if failed.is_some() {
+                return;
             }
-            if first.is_none() {
-                let bytes = &data[r.span.clone()];
-                out.write_all(bytes)?;
-                if !bytes.ends_with(b"\n") {
-                    out.write_all(b"\n")?;
+            malformed += u64::from(r.puzzle.is_none());
+            let first = classes.add(r.key, r.line);
+            let result = (|| {
+                if !seen {
+                    seen = true;
+                    if !std::mem::replace(&mut head_out, true) {
+                        out.write_all(head)?;
+                    }
+                    out.write_all(&data[..r.span.start])?;
                 }
-            }
-            if let Some(rows) = rows.as_mut() {
-                let ours = |row: &mut Vec<u8>| {
-                    let _ = match first {
-                        Some(f) => write!(row, "{},{f}", r.line),
-                        None => write!(row, "{},", r.line),
+                if first.is_none() {
+                    let bytes = &data[r.span.clone()];
+                    out.write_all(bytes)?;
+                    if !bytes.ends_with(b"\n") {
+                        out.write_all(b"\n")?;
+                    }
+                }
+                if let Some(rows) = rows.as_mut() {
+                    let ours = |row: &mut Vec<u8>| {
+                        let _ = match first {
+                            Some(f) => write!(row, "{},{f}", r.line),
+                            None => write!(row, "{},", r.line),
+                        };
                     };
-                };
-                rows.row(ours, &data[r.span.clone()])?;
+                    rows.row(ours, &data[r.span.clone()])?;
+                }
+                Ok(())
+            })();
+            if let Err(e) = result {
+                failed = Some(e);
             }
-            Ok(())
-        })();
-        if let Err(e) = result {
-            failed = Some(e);
+        });
+        offset += data.len() as u64;
+        if !seen && failed.is_none() {
+            // No record yet: what the input holds (a header, comments) goes out as is.
+            if !std::mem::replace(&mut head_out, true) {
+                out.write_all(head)?;
+            }
+            out.write_all(data)?;
         }
-    });
-    if let Some(e) = failed {
-        return Err(e);
-    }
-    if !header_written {
-        // No record: what the input holds (a header, comments) is all there is.
-        out.write_all(data)?;
+        failed.map_or(Ok(()), Err)
+    })?;
+    if !head_out {
+        // No window at all: the head is all there is.
+        out.write_all(head).map_err(WindowsError::Write)?;
     }
     Ok(DedupeReport {
         command: "dedupe",
@@ -231,51 +288,62 @@ impl OverlapReport {
 /// earlier test record's line (empty when none), shaped as `shape` says (a record's
 /// fields are the test record's).
 pub fn overlap(
-    train: (&[u8], &Layout),
-    test: (&[u8], &Layout),
+    train: &mut Windows,
+    test: &mut Windows,
     by: KeyBy,
     (rows, shape): (&mut dyn Write, RowsShape),
     progress: &Progress,
-) -> io::Result<OverlapReport> {
+) -> Result<OverlapReport, WindowsError> {
     let start = std::time::Instant::now();
     let mut known = Classes::default();
-    for_each_keyed_shown(train.0, train.1, by, progress, |r| {
-        known.add(r.key, r.line);
-    });
+    let mut offset = train.head().len() as u64;
+    let train_layout = train.layout().clone();
+    train.each(|window| {
+        let at = progress.from(offset);
+        for_each_keyed_window(window, &train_layout, by, &at, |r| {
+            known.add(r.key, r.line);
+        });
+        offset += window.bytes.len() as u64;
+        Ok(())
+    })?;
     let mut seen = Classes::default();
     let (mut leaks, mut first_leaks) = (0, Vec::new());
-    let mut failed: Option<io::Error> = None;
-    let mut rows = DatasetRows::start(rows, &OVERLAP_COLUMNS, shape, test.1)?;
-    let after_train = progress.from(train.0.len() as u64);
-    for_each_keyed_shown(test.0, test.1, by, &after_train, |r| {
-        let in_train = known.get(r.key).map(|c| c.first);
-        let earlier = seen.add(r.key, r.line);
-        if in_train.is_some() {
-            leaks += 1;
-            if first_leaks.len() < LARGEST {
-                first_leaks.push(r.line);
+    let test_layout = test.layout().clone();
+    let mut rows = DatasetRows::start(rows, &OVERLAP_COLUMNS, shape, &test_layout)
+        .map_err(WindowsError::Write)?;
+    offset += test.head().len() as u64;
+    test.each(|window| {
+        let mut failed: Option<io::Error> = None;
+        let at = progress.from(offset);
+        for_each_keyed_window(window, &test_layout, by, &at, |r| {
+            let in_train = known.get(r.key).map(|c| c.first);
+            let earlier = seen.add(r.key, r.line);
+            if in_train.is_some() {
+                leaks += 1;
+                if first_leaks.len() < LARGEST {
+                    first_leaks.push(r.line);
+                }
             }
-        }
-        if failed.is_some() {
-            return;
-        }
-        let ours = |row: &mut Vec<u8>| {
-            let _ = write!(row, "{},", r.line);
-            if let Some(l) = in_train {
-                let _ = write!(row, "{l}");
+            if failed.is_some() {
+                return;
             }
-            row.push(b',');
-            if let Some(l) = earlier {
-                let _ = write!(row, "{l}");
+            let ours = |row: &mut Vec<u8>| {
+                let _ = write!(row, "{},", r.line);
+                if let Some(l) = in_train {
+                    let _ = write!(row, "{l}");
+                }
+                row.push(b',');
+                if let Some(l) = earlier {
+                    let _ = write!(row, "{l}");
+                }
+            };
+            if let Err(e) = rows.row(ours, &window.bytes[r.span.clone()]) {
+                failed = Some(e);
             }
-        };
-        if let Err(e) = rows.row(ours, &test.0[r.span.clone()]) {
-            failed = Some(e);
-        }
-    });
-    if let Some(e) = failed {
-        return Err(e);
-    }
+        });
+        offset += window.bytes.len() as u64;
+        failed.map_or(Ok(()), Err)
+    })?;
     Ok(OverlapReport {
         command: "overlap",
         train: String::new(),

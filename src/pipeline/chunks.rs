@@ -199,9 +199,22 @@ pub struct StreamChunks<R: Read> {
     /// Longest record held: a longer one is cut to its first bytes and skipped to its
     /// end, so memory stays bounded whatever one line holds.
     max_record: usize,
+    /// The bytes before the first record's line (a CSV header), as read.
+    head: Vec<u8>,
 }
 
 impl<R: Read> StreamChunks<R> {
+    /// The bytes before the first record's line (a CSV header and what comes before
+    /// it), which no chunk holds.
+    pub fn head(&self) -> &[u8] {
+        &self.head
+    }
+
+    /// The line of a CSV quote the input left open, once every chunk is out.
+    pub fn unclosed_quote(&self) -> Option<u64> {
+        self.unclosed
+    }
+
     /// Reads the first block, detects the layout, and positions after any header.
     pub fn start(
         mut reader: R,
@@ -228,7 +241,7 @@ impl<R: Read> StreamChunks<R> {
             Err(e) => return Ok(Err(e)),
         };
         layout.max_record = max_record;
-        carry.drain(..layout.data_start.min(carry.len()));
+        let head = carry.drain(..layout.data_start.min(carry.len())).collect();
         let chunks = StreamChunks {
             reader,
             carry,
@@ -241,6 +254,7 @@ impl<R: Read> StreamChunks<R> {
             cr_to_lf,
             unclosed: None,
             max_record,
+            head,
         };
         Ok(Ok((chunks, layout)))
     }

@@ -12,7 +12,7 @@
 //! Memory is bounded by the in-flight limit, not by the input size.
 
 pub mod batch;
-mod chunks;
+pub(crate) mod chunks;
 pub mod input;
 mod ordered;
 pub mod output;
@@ -22,6 +22,7 @@ pub mod records;
 pub mod rows;
 pub mod settings;
 mod top;
+pub mod windows;
 mod worker;
 
 pub use chunks::{shard_bounds, Chunk, ChunkBytes, Shard, SliceChunks, Source, StreamChunks};

@@ -44,6 +44,23 @@ impl Progress {
         Progress(Some(bar), 0)
     }
 
+    /// A counter of bytes with no known total (a stream decoded as it is read), drawn
+    /// when `shown`, with `what` beside it.
+    pub fn counting_bytes(what: &str, shown: bool) -> Progress {
+        if !shown {
+            return Progress(None, 0);
+        }
+        let bar =
+            indicatif::ProgressBar::with_draw_target(None, indicatif::ProgressDrawTarget::stderr());
+        if let Ok(style) =
+            indicatif::ProgressStyle::with_template("{spinner} {bytes} {msg} {bytes_per_sec}")
+        {
+            bar.set_style(style);
+        }
+        bar.set_message(what.to_string());
+        Progress(Some(bar), 0)
+    }
+
     /// The same bar, positions counted from `base`.
     pub fn from(&self, base: u64) -> Progress {
         Progress(self.0.clone(), base)
