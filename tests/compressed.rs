@@ -275,12 +275,13 @@ fn peak_kib(mut child: std::process::Child) -> (std::process::ExitStatus, Option
     }
 }
 
-/// `dedupe` and `overlap` read a compressed input a chunk at a time: 60 MB of text in a
-/// small zstd file stays far under its size in memory, and the rows and kept records
-/// are those of the same text read from a plain file (and from stdin). A line longer
-/// than a stream's records may be fails naming it, in bounded memory.
+/// `dedupe`, `overlap` and `split` read a compressed input a chunk at a time (`split`
+/// twice): 60 MB of text in a small zstd file stays far under its size in memory, and
+/// the rows, kept records and sides are those of the same text read from a plain file
+/// (and from stdin). A line longer than a stream's records may be fails naming it, in
+/// bounded memory.
 #[test]
-fn dedupe_and_overlap_stream_compressed_input_in_bounded_memory() {
+fn dataset_commands_stream_compressed_input_in_bounded_memory() {
     let files = Files::new();
     let one = std::fs::read(common::data("hard.txt")).unwrap();
     let plain: Vec<u8> = one.repeat(60_000_000 / one.len());
@@ -324,15 +325,34 @@ fn dedupe_and_overlap_stream_compressed_input_in_bounded_memory() {
             "-o",
             s(&leaks),
         ]);
+        let (train, test) = (out(&format!("{tag}.train")), out(&format!("{tag}.test")));
+        let split_peak = run_peak(&[
+            "split",
+            s(input),
+            "-q",
+            "--by",
+            "text",
+            "--test",
+            "0.2",
+            "--train-out",
+            s(&train),
+            "--test-out",
+            s(&test),
+        ]);
         if tag == "zst" {
-            for (what, peak) in [("dedupe", peak), ("overlap", overlap_peak)] {
+            let peaks = [
+                ("dedupe", peak),
+                ("overlap", overlap_peak),
+                ("split", split_peak),
+            ];
+            for (what, peak) in peaks {
                 let kib = peak.expect("the run was seen in /proc");
                 eprintln!("{what}: peak {kib} KiB for 60 MB of zstd-compressed text");
                 assert!(kib < 40 << 10, "{what}: {kib} KiB for 60 MB of text");
             }
         }
     }
-    for suffix in ["kept", "rows", "leaks"] {
+    for suffix in ["kept", "rows", "leaks", "train", "test"] {
         assert_eq!(
             std::fs::read(out(&format!("plain.{suffix}"))).unwrap(),
             std::fs::read(out(&format!("zst.{suffix}"))).unwrap(),

@@ -13,6 +13,7 @@ use crate::pipeline::input::is_stdin;
 use crate::pipeline::output;
 use crate::pipeline::output::tabular::Tabular;
 use crate::pipeline::output::Output;
+use crate::pipeline::windows::Windows;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -106,30 +107,56 @@ pub(super) fn run_split(args: &cli::SplitArgs) -> Result<ExitCode, AppError> {
         outputs.push((report, "--report"));
     }
     output::check_outputs(&[(input, "the input")], &outputs)?;
-    let (bytes, layout) = read_dataset(&args.input)?;
+    // A regular file is read twice, a window at a time (a compressed one decoded
+    // twice); stdin and other streams, which cannot be read again, are held whole.
+    let again = !is_stdin(input) && std::fs::metadata(input).is_ok_and(|m| m.is_file());
+    let a = &args.input;
+    let open = || open_dataset(input, a.no_mmap, a.member.as_deref(), &a.layout);
+    let mut windows = match again {
+        true => open()?,
+        false => {
+            let (bytes, layout) = read_dataset(&args.input)?;
+            Windows::Whole { bytes, layout }
+        }
+    };
+    let layout = windows.layout().clone();
     let asked = tabular(args.output_format);
     let mut train = CopyOutput::open(Some(&train_path), &layout, asked)?;
     let mut test = CopyOutput::open(Some(&test_path), &layout, asked)?;
     let pool = pool(args.input.threads)?;
-    let progress = dataset_progress(
-        bytes.bytes().len() as u64,
-        "split",
-        args.quiet,
-        args.no_progress,
-    );
-    let report = pool.install(|| {
-        crate::datasets::split::split(
-            bytes.bytes(),
-            &layout,
-            SplitBy {
-                by: key_by(args.by),
-                fraction: args.fraction,
-                seed: args.seed,
-            },
-            &mut train,
-            &mut test,
-            &progress,
-        )
+    let progress = windows_progress(&windows, "split", args.quiet, args.no_progress);
+    let how = SplitBy {
+        by: key_by(args.by),
+        fraction: args.fraction,
+        seed: args.seed,
+    };
+    let report = pool.install(|| match windows.whole() {
+        // Held whole (mapped or read): both passes over the same bytes.
+        Some(data) => {
+            crate::datasets::split::split(data, &layout, how, &mut train, &mut test, &progress)
+        }
+        None => {
+            let first = std::mem::replace(
+                &mut windows,
+                Windows::Whole {
+                    bytes: input::InputBytes::Read(Vec::new()),
+                    layout: layout.clone(),
+                },
+            );
+            let mut reopen = || {
+                open().map_err(|e| input::InputError::Io {
+                    path: input.clone(),
+                    source: std::io::Error::other(e.to_string()),
+                })
+            };
+            crate::datasets::split::split_windows(
+                first,
+                &mut reopen,
+                how,
+                (&mut train, &mut test),
+                &progress,
+            )
+        }
     });
     progress.finish();
     let mut report = report.map_err(|e| match e {
@@ -139,7 +166,7 @@ pub(super) fn run_split(args: &cli::SplitArgs) -> Result<ExitCode, AppError> {
         other => AppError::Split(other),
     })?;
     report.input = input.display().to_string();
-    bytes.check_unchanged(input)?;
+    windows.check_unchanged(input)?;
     report.wall_seconds += train.finish_timed(Some(&train_path))?;
     report.wall_seconds += test.finish_timed(Some(&test_path))?;
     if let Some(path) = &args.report {

@@ -21,7 +21,7 @@ use rayon::prelude::*;
 use crate::pipeline::progress::Progress;
 
 use crate::engines::canon::Canonicalizer;
-use crate::pipeline::input::{for_each_record, for_each_record_of, Layout, RecordScratch};
+use crate::pipeline::input::{for_each_record, Layout, RecordScratch};
 use crate::pipeline::windows::Window;
 use crate::values::grid::{Grid, CELLS};
 
@@ -201,10 +201,32 @@ fn keyed<F: FnMut(Keyed<'_>)>(
 /// Calls `each` for every record of `data` (read with `layout`), in input order, with
 /// its line and the span of its own bytes, as [`for_each_keyed`] gives them, without
 /// keys.
-pub fn for_each_span<F: FnMut(u64, Range<usize>)>(data: &[u8], layout: &Layout, mut each: F) {
-    let mut lines = LineStarts::new(data);
+pub fn for_each_span<F: FnMut(u64, Range<usize>)>(data: &[u8], layout: &Layout, each: F) {
+    let start = layout.data_start.min(data.len());
+    spans(data, (start, layout.first_line), layout, each);
+}
+
+/// [`for_each_span`] over one window of a dataset read a window at a time: the spans
+/// are the window's.
+pub fn for_each_span_window<F: FnMut(u64, Range<usize>)>(
+    window: Window<'_>,
+    layout: &Layout,
+    each: F,
+) {
+    spans(window.bytes, (0, window.first_line), layout, each);
+}
+
+/// The spans of the records of `data` from byte `start` on, whose line is `first_line`.
+fn spans<F: FnMut(u64, Range<usize>)>(
+    data: &[u8],
+    (start, first_line): (usize, u64),
+    layout: &Layout,
+    mut each: F,
+) {
+    let mut lines = LineStarts::at(data, start, first_line);
     let mut pending: Option<u64> = None;
-    for_each_record_of(data, layout, |r| {
+    let mut scratch = RecordScratch::default();
+    for_each_record(&data[start..], first_line, layout, &mut scratch, |r| {
         if let Some(line) = pending.replace(r.line) {
             each(line, lines.record_span(line, Some(r.line)));
         }
@@ -268,10 +290,6 @@ struct LineStarts<'a> {
 }
 
 impl<'a> LineStarts<'a> {
-    fn new(data: &'a [u8]) -> Self {
-        LineStarts::at(data, 0, 1)
-    }
-
     /// Line starts of `data` from byte `pos`, which is line `line`'s start.
     fn at(data: &'a [u8], pos: usize, line: u64) -> Self {
         LineStarts { data, line, pos }

@@ -17,10 +17,11 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
-use crate::datasets::classes::{for_each_keyed_shown, for_each_span, Key, KeyBy};
+use crate::datasets::classes::{for_each_keyed_window, for_each_span_window, Key, KeyBy};
 use crate::datasets::dedupe::by_name;
 use crate::pipeline::input::Layout;
 use crate::pipeline::progress::Progress;
+use crate::pipeline::windows::{Window, Windows, WindowsError};
 
 /// What `split` did.
 #[derive(Clone, Debug, Serialize)]
@@ -67,6 +68,8 @@ pub enum SplitError {
         /// What failed.
         source: io::Error,
     },
+    /// The input could not be read again as it was the first time.
+    Input(crate::pipeline::input::InputError),
 }
 
 impl std::fmt::Display for SplitError {
@@ -80,6 +83,7 @@ impl std::fmt::Display for SplitError {
                 let side = if *test { "test" } else { "training" };
                 write!(f, "writing the {side} side: {source}")
             }
+            SplitError::Input(e) => e.fmt(f),
         }
     }
 }
@@ -123,31 +127,93 @@ pub fn split(
     test: &mut dyn Write,
     progress: &Progress,
 ) -> Result<SplitReport, SplitError> {
+    let start = layout.data_start.min(data.len());
+    let whole = || {
+        move |each: &mut dyn FnMut(Window<'_>) -> io::Result<()>| {
+            each(Window {
+                bytes: &data[start..],
+                first_line: layout.first_line,
+            })
+            .map_err(WindowsError::Write)
+        }
+    };
+    let input = (&data[..start], layout);
+    split_in(input, (whole(), whole()), how, (train, test), progress)
+}
+
+/// [`split`] of a dataset read twice, a window at a time: `first` for the first pass,
+/// `reopen` gives it afresh for the second (a compressed file decoded twice, never held
+/// whole).
+pub fn split_windows(
+    mut first: Windows,
+    reopen: &mut dyn FnMut() -> Result<Windows, crate::pipeline::input::InputError>,
+    how: SplitBy,
+    (train, test): (&mut dyn Write, &mut dyn Write),
+    progress: &Progress,
+) -> Result<SplitReport, SplitError> {
+    let (head, layout) = (first.head().to_vec(), first.layout().clone());
+    let pass = |windows: &mut Windows, each: &mut dyn FnMut(Window<'_>) -> io::Result<()>| {
+        windows.each(each)
+    };
+    let one = |each: &mut dyn FnMut(Window<'_>) -> io::Result<()>| pass(&mut first, each);
+    let two = |each: &mut dyn FnMut(Window<'_>) -> io::Result<()>| {
+        let mut again = reopen()?;
+        pass(&mut again, each)
+    };
+    split_in((&head, &layout), (one, two), how, (train, test), progress)
+}
+
+/// [`split`] of the windows each pass hands on, after `head`.
+fn split_in<P, Q>(
+    (head, layout): (&[u8], &Layout),
+    (pass_one, pass_two): (P, Q),
+    how: SplitBy,
+    (train, test): (&mut dyn Write, &mut dyn Write),
+    progress: &Progress,
+) -> Result<SplitReport, SplitError>
+where
+    P: FnOnce(&mut dyn FnMut(Window<'_>) -> io::Result<()>) -> Result<(), WindowsError>,
+    Q: FnOnce(&mut dyn FnMut(Window<'_>) -> io::Result<()>) -> Result<(), WindowsError>,
+{
     let SplitBy { by, fraction, seed } = how;
     check_fraction(fraction)?;
     let start = std::time::Instant::now();
+    let windows_error = |e: WindowsError| match e {
+        WindowsError::Input(e) => SplitError::Input(e),
+        // The first pass writes nothing; the second names its side itself.
+        WindowsError::Write(source) => SplitError::Write {
+            test: false,
+            source,
+        },
+    };
     // Pass 1: each record's class number; each class's rank and size.
     let mut numbers: HashMap<Key, u32> = HashMap::new();
     let mut classes: Vec<(u64, u64)> = Vec::new();
     let mut of_record: Vec<u32> = Vec::new();
     let (mut malformed, mut too_many) = (0u64, false);
-    for_each_keyed_shown(data, layout, by, progress, |r| {
-        malformed += u64::from(r.puzzle.is_none());
-        let number = match numbers.get(r.key) {
-            Some(&n) => n,
-            None => {
-                let Ok(n) = u32::try_from(classes.len()) else {
-                    too_many = true;
-                    return;
-                };
-                numbers.insert(r.key.clone(), n);
-                classes.push((r.key.rank(seed), 0));
-                n
-            }
-        };
-        classes[number as usize].1 += 1;
-        of_record.push(number);
-    });
+    let mut offset = head.len() as u64;
+    pass_one(&mut |window: Window<'_>| {
+        for_each_keyed_window(window, layout, by, &progress.from(offset), |r| {
+            malformed += u64::from(r.puzzle.is_none());
+            let number = match numbers.get(r.key) {
+                Some(&n) => n,
+                None => {
+                    let Ok(n) = u32::try_from(classes.len()) else {
+                        too_many = true;
+                        return;
+                    };
+                    numbers.insert(r.key.clone(), n);
+                    classes.push((r.key.rank(seed), 0));
+                    n
+                }
+            };
+            classes[number as usize].1 += 1;
+            of_record.push(number);
+        });
+        offset += window.bytes.len() as u64;
+        Ok(())
+    })
+    .map_err(windows_error)?;
     if too_many {
         return Err(SplitError::TooManyClasses);
     }
@@ -170,36 +236,76 @@ pub fn split(
     // Pass 2: every record to its side, after the prelude on both.
     let mut index = 0usize;
     let mut failed: Option<SplitError> = None;
-    for_each_span(data, layout, |_, span| {
-        let in_test = to_test[of_record[index] as usize];
-        index += 1;
-        if failed.is_some() {
-            return;
-        }
-        let mut write = || {
-            if index == 1 {
-                put(train, &data[..span.start], false)?;
-                put(test, &data[..span.start], true)?;
+    let mut head_out = false;
+    pass_two(&mut |window: Window<'_>| {
+        let data = window.bytes;
+        let before = index;
+        for_each_span_window(window, layout, |_, span| {
+            // A second read that finds more records than the first: stop, named below.
+            let Some(&class) = of_record.get(index) else {
+                index += 1;
+                return;
+            };
+            let in_test = to_test[class as usize];
+            index += 1;
+            if failed.is_some() {
+                return;
             }
-            let side: &mut dyn Write = if in_test { &mut *test } else { &mut *train };
-            let bytes = &data[span.clone()];
-            put(side, bytes, in_test)?;
-            if !bytes.ends_with(b"\n") {
-                put(side, b"\n", in_test)?;
+            let mut write = || {
+                if index == 1 {
+                    let before = &data[..span.start];
+                    if !std::mem::replace(&mut head_out, true) {
+                        put(train, head, false)?;
+                        put(test, head, true)?;
+                    }
+                    put(train, before, false)?;
+                    put(test, before, true)?;
+                }
+                let side: &mut dyn Write = if in_test { &mut *test } else { &mut *train };
+                let bytes = &data[span.clone()];
+                put(side, bytes, in_test)?;
+                if !bytes.ends_with(b"\n") {
+                    put(side, b"\n", in_test)?;
+                }
+                Ok(())
+            };
+            if let Err(e) = write() {
+                failed = Some(e);
             }
-            Ok(())
-        };
-        if let Err(e) = write() {
-            failed = Some(e);
+        });
+        if index == before && index == 0 && failed.is_none() {
+            // No record yet: both sides get what the input holds (a header, comments).
+            let was_out = std::mem::replace(&mut head_out, true);
+            let mut write = || {
+                if !was_out {
+                    put(train, head, false)?;
+                    put(test, head, true)?;
+                }
+                put(train, data, false)?;
+                put(test, data, true)
+            };
+            if let Err(e) = write() {
+                failed = Some(e);
+            }
         }
-    });
+        Ok(())
+    })
+    .map_err(windows_error)?;
     if let Some(e) = failed {
         return Err(e);
     }
-    if index == 0 {
-        // No record: both sides get what the input holds (a header, comments).
-        put(train, data, false)?;
-        put(test, data, true)?;
+    if index as u64 != records {
+        return Err(SplitError::Input(crate::pipeline::input::InputError::Io {
+            path: std::path::PathBuf::from("the input"),
+            source: io::Error::other(format!(
+                "{records} records on the first read, {index} on the second: it changed"
+            )),
+        }));
+    }
+    if !head_out {
+        // No window at all: the head is all there is, on both sides.
+        put(train, head, false)?;
+        put(test, head, true)?;
     }
     let all = classes.len() as u64;
     Ok(SplitReport {
