@@ -66,19 +66,25 @@ pub(super) fn read_input(
                 })?;
             Ok(input::InputBytes::Read(bytes))
         }
-        input::Opened::Parquet { file, .. } => {
-            let mut bytes = Vec::new();
-            file.read_all(&mut bytes).map_err(|source| InputError::Io {
-                path: path.to_path_buf(),
-                source,
-            })?;
-            Ok(input::InputBytes::Read(bytes))
-        }
+        input::Opened::Parquet { file, .. } => parquet_lines(&file, path),
     }
 }
 
-/// An input for the dataset commands that read it once, a window at a time
-/// (`dedupe`, `overlap`): a mapped file whole, a stream a chunk at a time, a Parquet
+/// A Parquet file's puzzles decoded whole, as `puzzle solution` lines.
+fn parquet_lines(
+    file: &input::parquet::ParquetFile,
+    path: &Path,
+) -> Result<input::InputBytes, AppError> {
+    let mut bytes = Vec::new();
+    file.read_all(&mut bytes).map_err(|source| InputError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    Ok(input::InputBytes::Read(bytes))
+}
+
+/// An input for the dataset commands that read it a window at a time (`dedupe`,
+/// `overlap`, `split`): a mapped file whole, a stream a chunk at a time, a Parquet
 /// file decoded whole into lines. A layout error names the file.
 pub(super) fn open_dataset(
     path: &Path,
@@ -88,14 +94,7 @@ pub(super) fn open_dataset(
 ) -> Result<Windows, AppError> {
     let choice = layout_choice(layout)?;
     let opened = match open_input(path, no_mmap, member, &ColumnChoice::Auto, None, None)? {
-        input::Opened::Parquet { file, .. } => {
-            let mut bytes = Vec::new();
-            file.read_all(&mut bytes).map_err(|source| InputError::Io {
-                path: path.to_path_buf(),
-                source,
-            })?;
-            input::Opened::Mapped(input::InputBytes::Read(bytes))
-        }
+        input::Opened::Parquet { file, .. } => input::Opened::Mapped(parquet_lines(&file, path)?),
         other => other,
     };
     Windows::open(opened, path, &choice, input::DEFAULT_MAX_RECORD).map_err(|source| match source {
