@@ -1731,3 +1731,34 @@ fn bench_shows_its_passes_on_a_terminal_only_when_asked() {
     assert!(!on_terminal("--no-progress").contains("passes"));
     assert!(!on_terminal("-q").contains("passes"));
 }
+
+/// `corpus` counts the records it makes on a terminal, and not with `--no-progress`
+/// or `-q`.
+#[test]
+fn corpus_shows_its_records_on_a_terminal_only_when_asked() {
+    if Command::new("script").arg("--version").output().is_err() {
+        common::skipped("corpus progress: no `script` here to make a terminal");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out_path = dir.path().join("corpus.txt");
+    let on_terminal = |extra: &str| {
+        let command = format!(
+            "{} corpus {} --count 100000 -o {} {extra}",
+            env!("CARGO_BIN_EXE_sudoku-batch"),
+            common::data("hard.txt").display(),
+            out_path.display(),
+        );
+        let out = Command::new("script")
+            .args(["-qec", &command, "/dev/null"])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    assert!(on_terminal("").contains("/100000 records"));
+    assert!(!on_terminal("--no-progress").contains("/100000 records"));
+    assert!(!on_terminal("-q").contains("/100000 records"));
+    let made = std::fs::read_to_string(&out_path).unwrap();
+    assert_eq!(made.lines().count(), 100_000);
+}

@@ -7,7 +7,9 @@ use crate::pipeline::output;
 use crate::pipeline::output::name::Named;
 use crate::pipeline::output::tabular::Tabular;
 use crate::pipeline::output::{Output, OutputError};
+use crate::pipeline::progress::{Progress, ProgressUnit};
 use crate::values::rules::BoardRules;
+use std::io::IsTerminal;
 use std::process::ExitCode;
 
 pub(super) fn run_corpus(args: &cli::CorpusArgs) -> Result<ExitCode, AppError> {
@@ -34,19 +36,25 @@ pub(super) fn run_corpus(args: &cli::CorpusArgs) -> Result<ExitCode, AppError> {
         buf.extend_from_slice(b"puzzle\n");
     }
     let mut failed: Option<OutputError> = None;
+    let shown = !args.quiet && !args.no_progress && std::io::stderr().is_terminal();
+    let progress = Progress::new(args.count, ProgressUnit::Records, "", shown);
+    let mut made = 0u64;
     crate::engines::corpus::generate(&loaded.puzzles, args.count, args.seed, |g| {
         if failed.is_some() {
             return;
         }
         buf.extend_from_slice(&g.to_line());
         buf.push(b'\n');
+        made += 1;
         if buf.len() >= 1 << 20 {
             if let Err(e) = out.write_all(&buf) {
                 failed = Some(e);
             }
             buf.clear();
+            progress.set(made);
         }
     });
+    progress.finish();
     if let Some(e) = failed {
         return Err(e.into());
     }

@@ -28,9 +28,12 @@ pub struct CorpusArgs {
     /// Format, column and delimiter.
     #[command(flatten)]
     pub layout: LayoutArgs,
-    /// Print no summary on stderr.
+    /// Print no summary on stderr (and no progress bar).
     #[arg(short, long)]
     pub quiet: bool,
+    /// Never show a progress bar (one counts the records made, on a terminal only).
+    #[arg(long)]
+    pub no_progress: bool,
 }
 impl CorpusArgs {
     /// The source file, given as INPUT or `--from`.
