@@ -1587,15 +1587,33 @@ fn show_picks_records_by_number_and_draws_boards() {
     assert_ne!(classic.stdout, diagonal.stdout);
 }
 
+/// True when util-linux `script` can make a pseudo-terminal here; else `test` is noted
+/// as skipped.
+fn script_at_hand(test: &str) -> bool {
+    let found = Command::new("script").arg("--version").output().is_ok();
+    if !found {
+        common::skipped(&format!("{test}: needs util-linux script for a terminal"));
+    }
+    found
+}
+
+/// What the command `line` shows when run on a pseudo-terminal (util-linux `script`),
+/// which must succeed.
+fn on_a_terminal(line: &str) -> String {
+    let out = Command::new("script")
+        .args(["-qec", line, "/dev/null"])
+        .output()
+        .unwrap();
+    let shown = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(out.status.success(), "{line}: {shown}");
+    shown
+}
+
 /// Dataset commands draw a progress bar on a terminal (here a pseudo-terminal made by
 /// util-linux `script`), never with `--no-progress` or `-q`, and never into a pipe.
 #[test]
 fn dataset_commands_show_progress_on_a_terminal_only() {
-    let script = std::path::Path::new("/usr/bin/script");
-    if !script.exists() {
-        common::skipped(
-            "dataset_commands_show_progress_on_a_terminal_only: needs util-linux script",
-        );
+    if !script_at_hand("dataset_commands_show_progress_on_a_terminal_only") {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -1627,17 +1645,9 @@ fn dataset_commands_show_progress_on_a_terminal_only() {
         ("overlap", format!("{corpus} -o {out}")),
     ] {
         let on_terminal = |flags: &str| {
-            let line = format!("{bin} {command} {corpus} {extra} --threads 2 {flags}");
-            let o = std::process::Command::new(script)
-                .args(["-qec", &line, "/dev/null"])
-                .output()
-                .unwrap();
-            assert!(
-                o.status.success(),
-                "{line}: {}",
-                String::from_utf8_lossy(&o.stdout)
-            );
-            String::from_utf8_lossy(&o.stdout).into_owned()
+            on_a_terminal(&format!(
+                "{bin} {command} {corpus} {extra} --threads 2 {flags}"
+            ))
         };
         let shown = on_terminal("");
         assert!(
@@ -1708,23 +1718,16 @@ fn help_statements_hold() {
 /// machine has it), and `--no-progress` and `-q` draw nothing.
 #[test]
 fn bench_shows_its_passes_on_a_terminal_only_when_asked() {
-    if Command::new("script").arg("--version").output().is_err() {
-        eprintln!("note: no `script` here to make a terminal; the bar is not checked");
+    if !script_at_hand("bench_shows_its_passes_on_a_terminal_only_when_asked") {
         return;
     }
     let input = common::data("extreme.txt");
     let on_terminal = |extra: &str| {
-        let command = format!(
+        on_a_terminal(&format!(
             "{} bench {} --rounds 2 --warmup 1 --threads 1 --threads 2 {extra}",
             env!("CARGO_BIN_EXE_sudoku-batch"),
             input.display()
-        );
-        let out = Command::new("script")
-            .args(["-qec", &command, "/dev/null"])
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "{out:?}");
-        String::from_utf8_lossy(&out.stdout).into_owned()
+        ))
     };
     // 1 pass for the effort, then 1 + 2 for each of two thread counts.
     assert!(on_terminal("").contains("/7 passes"));
@@ -1736,25 +1739,18 @@ fn bench_shows_its_passes_on_a_terminal_only_when_asked() {
 /// or `-q`.
 #[test]
 fn corpus_shows_its_records_on_a_terminal_only_when_asked() {
-    if Command::new("script").arg("--version").output().is_err() {
-        common::skipped("corpus progress: no `script` here to make a terminal");
+    if !script_at_hand("corpus_shows_its_records_on_a_terminal_only_when_asked") {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
     let out_path = dir.path().join("corpus.txt");
     let on_terminal = |extra: &str| {
-        let command = format!(
+        on_a_terminal(&format!(
             "{} corpus {} --count 100000 -o {} {extra}",
             env!("CARGO_BIN_EXE_sudoku-batch"),
             common::data("hard.txt").display(),
             out_path.display(),
-        );
-        let out = Command::new("script")
-            .args(["-qec", &command, "/dev/null"])
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "{out:?}");
-        String::from_utf8_lossy(&out.stdout).into_owned()
+        ))
     };
     assert!(on_terminal("").contains("/100000 records"));
     assert!(!on_terminal("--no-progress").contains("/100000 records"));

@@ -16,7 +16,6 @@ use crate::reports::plot;
 use crate::reports::plot::ThreadPoint;
 use crate::reports::{write_hgrm, Latency};
 use hdrhistogram::Histogram;
-use std::io::IsTerminal;
 use std::process::ExitCode;
 
 pub(super) fn run_bench(args: &cli::BenchArgs) -> Result<ExitCode, AppError> {
@@ -56,7 +55,7 @@ pub(super) fn run_bench(args: &cli::BenchArgs) -> Result<ExitCode, AppError> {
         });
     }
     let rounds = (args.warmup, args.rounds);
-    let shown = !args.quiet && !args.no_progress && std::io::stderr().is_terminal();
+    let shown = super::config::progress_shown(args.quiet, args.no_progress);
     let progress = Progress::new(
         crate::datasets::bench::passes(&threads, rounds),
         ProgressUnit::Passes,

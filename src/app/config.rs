@@ -51,16 +51,26 @@ pub(super) fn default_threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
-/// A progress bar only for a person watching: stderr a terminal, not asked away.
+/// A progress bar only for a person watching: stderr a terminal, neither `-q` nor
+/// `--no-progress`.
+pub(super) fn progress_shown(quiet: bool, no_progress: bool) -> bool {
+    !quiet && !no_progress && std::io::stderr().is_terminal()
+}
+
+/// [`progress_shown`] for the record commands' output options.
 pub(super) fn show_progress(out: &OutputArgs) -> bool {
-    !out.quiet && !out.no_progress && std::io::stderr().is_terminal()
+    progress_shown(out.quiet, out.no_progress)
 }
 
 /// A progress bar over `total` input bytes for a dataset command, drawn only for a
-/// person watching (stderr a terminal, neither `-q` nor `--no-progress`).
+/// person watching ([`progress_shown`]).
 pub(super) fn dataset_progress(total: u64, what: &str, quiet: bool, no_progress: bool) -> Progress {
-    let shown = !quiet && !no_progress && std::io::stderr().is_terminal();
-    Progress::new(total, ProgressUnit::Bytes, what, shown)
+    Progress::new(
+        total,
+        ProgressUnit::Bytes,
+        what,
+        progress_shown(quiet, no_progress),
+    )
 }
 
 /// Writes the report and histogram files asked for, and the summary on stderr.

@@ -9,7 +9,6 @@ use crate::pipeline::output::tabular::Tabular;
 use crate::pipeline::output::{Output, OutputError};
 use crate::pipeline::progress::{Progress, ProgressUnit};
 use crate::values::rules::BoardRules;
-use std::io::IsTerminal;
 use std::process::ExitCode;
 
 pub(super) fn run_corpus(args: &cli::CorpusArgs) -> Result<ExitCode, AppError> {
@@ -36,7 +35,7 @@ pub(super) fn run_corpus(args: &cli::CorpusArgs) -> Result<ExitCode, AppError> {
         buf.extend_from_slice(b"puzzle\n");
     }
     let mut failed: Option<OutputError> = None;
-    let shown = !args.quiet && !args.no_progress && std::io::stderr().is_terminal();
+    let shown = super::config::progress_shown(args.quiet, args.no_progress);
     let progress = Progress::new(args.count, ProgressUnit::Records, "", shown);
     let mut made = 0u64;
     crate::engines::corpus::generate(&loaded.puzzles, args.count, args.seed, |g| {

@@ -1,6 +1,6 @@
 //! The dataset commands (`dedupe`, `split`, `overlap`): records grouped by class.
 
-use super::config::{dataset_progress, given, key_by, pool};
+use super::config::{dataset_progress, given, key_by, pool, progress_shown};
 use super::error::{AppError, Usage, EXIT_NOT_UNIQUE};
 use super::inputs::{open_dataset, read_dataset, windows_error};
 use super::outputs::{write_json_report, written_error, CopyOutput};
@@ -136,13 +136,6 @@ pub(super) fn run_split(args: &cli::SplitArgs) -> Result<ExitCode, AppError> {
             crate::datasets::split::split(data, &layout, how, &mut train, &mut test, &progress)
         }
         None => {
-            let first = std::mem::replace(
-                &mut windows,
-                Windows::Whole {
-                    bytes: input::InputBytes::Read(Vec::new()),
-                    layout: layout.clone(),
-                },
-            );
             let mut reopen = || {
                 open().map_err(|e| input::InputError::Io {
                     path: input.clone(),
@@ -150,7 +143,7 @@ pub(super) fn run_split(args: &cli::SplitArgs) -> Result<ExitCode, AppError> {
                 })
             };
             crate::datasets::split::split_windows(
-                first,
+                &mut windows,
                 &mut reopen,
                 how,
                 (&mut train, &mut test),
@@ -277,10 +270,9 @@ fn windows_progress(
 ) -> crate::pipeline::progress::Progress {
     match windows.whole() {
         Some(bytes) => dataset_progress(bytes.len() as u64, what, quiet, no_progress),
-        None => {
-            let shown =
-                !quiet && !no_progress && std::io::IsTerminal::is_terminal(&std::io::stderr());
-            crate::pipeline::progress::Progress::counting_bytes(what, shown)
-        }
+        None => crate::pipeline::progress::Progress::counting_bytes(
+            what,
+            progress_shown(quiet, no_progress),
+        ),
     }
 }

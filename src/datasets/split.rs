@@ -145,21 +145,15 @@ pub fn split(
 /// `reopen` gives it afresh for the second (a compressed file decoded twice, never held
 /// whole).
 pub fn split_windows(
-    mut first: Windows,
+    first: &mut Windows,
     reopen: &mut dyn FnMut() -> Result<Windows, crate::pipeline::input::InputError>,
     how: SplitBy,
     (train, test): (&mut dyn Write, &mut dyn Write),
     progress: &Progress,
 ) -> Result<SplitReport, SplitError> {
     let (head, layout) = (first.head().to_vec(), first.layout().clone());
-    let pass = |windows: &mut Windows, each: &mut dyn FnMut(Window<'_>) -> io::Result<()>| {
-        windows.each(each)
-    };
-    let one = |each: &mut dyn FnMut(Window<'_>) -> io::Result<()>| pass(&mut first, each);
-    let two = |each: &mut dyn FnMut(Window<'_>) -> io::Result<()>| {
-        let mut again = reopen()?;
-        pass(&mut again, each)
-    };
+    let one = |each: &mut dyn FnMut(Window<'_>) -> io::Result<()>| first.each(each);
+    let two = |each: &mut dyn FnMut(Window<'_>) -> io::Result<()>| reopen()?.each(each);
     split_in((&head, &layout), (one, two), how, (train, test), progress)
 }
 
