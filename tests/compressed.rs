@@ -646,3 +646,273 @@ fn show_decodes_a_compressed_input_only_as_far_as_it_needs() {
     assert_eq!(past.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&past.stderr).contains(s(&cut)));
 }
+
+/// Runs the tool with `stdin` (a file, or nothing), its stdout dropped; answers its
+/// exit status, peak memory and stderr.
+fn run_peak_from(args: &[&str], stdin: Option<&Path>) -> (bool, u64, String) {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_sudoku-batch"));
+    command
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    if let Some(path) = stdin {
+        command.stdin(std::fs::File::open(path).unwrap());
+    }
+    let mut child = command.spawn().unwrap();
+    let mut stderr = child.stderr.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut stderr, &mut text).unwrap();
+        text
+    });
+    let (status, peak) = peak_kib(child);
+    let message = reader.join().unwrap();
+    (
+        status.success(),
+        peak.expect("the run was seen in /proc"),
+        message,
+    )
+}
+
+/// The parts of an audit's JSON report that depend on the records only.
+fn audit_findings(path: &Path) -> serde_json::Value {
+    let mut report: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+    let found = report.as_object_mut().unwrap();
+    found.remove("provenance");
+    serde_json::Value::Object(found.clone())
+}
+
+/// `audit` (its input and `--against`), `split` of stdin (copied to a temporary file to
+/// be read twice) and `bench` read a compressed input as it is decoded, never the
+/// decoded text whole: 40 MB of text in a small zstd file stays far under its size, and
+/// the findings, sides and hashes are those of the plain file.
+#[test]
+fn audit_split_of_stdin_and_bench_stream_compressed_input() {
+    let files = Files::new();
+    let one = std::fs::read(common::data("easy-50.txt")).unwrap();
+    let plain: Vec<u8> = one.repeat(40_000_000 / one.len());
+    let plain_path = files.write("many.txt", &plain);
+    let zst = files.write("many.txt.zst", &zstd(&plain));
+    let out = |name: &str| files.dir.path().join(name);
+    let bound = 40 << 10;
+    // audit: the same findings as the plain file's, in bounded memory, from a file and
+    // from stdin (whose SHA-256 is of the bytes read).
+    let (ok, _, _) = run_peak_from(
+        &[
+            "audit",
+            s(&plain_path),
+            "-q",
+            "--json",
+            s(&out("plain.json")),
+        ],
+        None,
+    );
+    assert!(ok);
+    let (ok, peak, message) = run_peak_from(
+        &[
+            "audit",
+            s(&zst),
+            "--against",
+            s(&zst),
+            "-q",
+            "--json",
+            s(&out("zst.json")),
+        ],
+        None,
+    );
+    assert!(ok, "{message}");
+    eprintln!("audit: peak {peak} KiB for 40 MB of zstd-compressed text, twice");
+    assert!(peak < bound, "audit: {peak} KiB");
+    let (ok, peak, message) = run_peak_from(
+        &["audit", "-", "-q", "--json", s(&out("stdin.json"))],
+        Some(&zst),
+    );
+    assert!(ok, "{message}");
+    assert!(peak < bound, "audit of stdin: {peak} KiB");
+    let plain_found = audit_findings(&out("plain.json"));
+    assert_eq!(audit_findings(&out("stdin.json")), plain_found);
+    let mut zst_found = audit_findings(&out("zst.json"));
+    let leakage = zst_found
+        .as_object_mut()
+        .unwrap()
+        .remove("leakage")
+        .unwrap();
+    let records = plain_found["validity"]["records"].as_u64().unwrap();
+    assert_eq!(records, (plain.len() / one.len() * 50) as u64);
+    assert_eq!(leakage[0]["records"].as_u64(), Some(records), "{leakage}");
+    let mut without_leaks = plain_found.clone();
+    without_leaks.as_object_mut().unwrap().remove("leakage");
+    for part in ["validity", "duplicates", "shape"] {
+        assert_eq!(zst_found[part], without_leaks[part], "{part}");
+    }
+    let report: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out("stdin.json")).unwrap()).unwrap();
+    let input = &report["provenance"]["inputs"][0];
+    use sha2::Digest;
+    let want: String = sha2::Sha256::digest(&plain)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    assert_eq!(input["sha256"].as_str(), Some(want.as_str()));
+    assert_eq!(input["bytes"].as_u64(), Some(plain.len() as u64));
+    assert_eq!(input["records"].as_u64(), Some(records));
+    let zst_report: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out("zst.json")).unwrap()).unwrap();
+    assert_eq!(
+        zst_report["provenance"]["inputs"][1]["records"].as_u64(),
+        Some(records)
+    );
+    // split of stdin: the sides of the plain file, in bounded memory.
+    let split = |input: &str, tag: &str, stdin: Option<&Path>| {
+        let (train, test) = (out(&format!("{tag}.train")), out(&format!("{tag}.test")));
+        let args = [
+            "split",
+            input,
+            "-q",
+            "--by",
+            "text",
+            "--test",
+            "0.3",
+            "--train-out",
+            s(&train),
+            "--test-out",
+            s(&test),
+        ];
+        let (ok, peak, message) = run_peak_from(&args, stdin);
+        assert!(ok, "{message}");
+        (
+            peak,
+            std::fs::read(train).unwrap(),
+            std::fs::read(test).unwrap(),
+        )
+    };
+    let (_, train, test) = split(s(&plain_path), "plain", None);
+    let (peak, stdin_train, stdin_test) = split("-", "stdin", Some(&zst));
+    eprintln!("split of stdin: peak {peak} KiB for 40 MB of zstd-compressed text");
+    assert!(peak < bound, "split of stdin: {peak} KiB");
+    assert!(!train.is_empty() && !test.is_empty());
+    assert!(train == stdin_train && test == stdin_test);
+    // bench holds its puzzles (81 bytes each), never the text: records of 1 KB each.
+    let mut wide = b"puzzle,note\n".to_vec();
+    let note = "n".repeat(1000);
+    for line in one.split(|&b| b == b'\n').filter(|l| l.len() == 81) {
+        for _ in 0..800 {
+            wide.extend_from_slice(line);
+            wide.extend_from_slice(format!(",{note}\n").as_bytes());
+        }
+    }
+    let wide_zst = files.write("wide.csv.zst", &zstd(&wide));
+    let (ok, peak, message) = run_peak_from(
+        &[
+            "bench",
+            s(&wide_zst),
+            "-q",
+            "--threads",
+            "1",
+            "--rounds",
+            "1",
+            "--warmup",
+            "0",
+        ],
+        None,
+    );
+    assert!(ok, "{message}");
+    eprintln!(
+        "bench: peak {peak} KiB for {} MB of zstd-compressed CSV",
+        wide.len() >> 20
+    );
+    assert!(peak < bound, "bench: {peak} KiB");
+}
+
+/// The dataset commands read a Parquet input a piece at a time: 500,000 rows that are
+/// 41 MB as lines, in a small dictionary-encoded file, stay far under that in memory.
+#[test]
+fn dataset_commands_read_parquet_a_piece_at_a_time() {
+    use parquet::data_type::{ByteArray, ByteArrayType};
+    use parquet::file::properties::WriterProperties;
+    use parquet::file::writer::SerializedFileWriter;
+    use parquet::schema::parser::parse_message_type;
+    use std::sync::Arc;
+    let files = Files::new();
+    let one = std::fs::read_to_string(common::data("easy-50.txt")).unwrap();
+    let puzzles: Vec<&str> = one.lines().filter(|l| l.len() == 81).collect();
+    let schema = parse_message_type("message m { required binary puzzle (UTF8); }").unwrap();
+    let mut bytes = Vec::new();
+    let mut writer = SerializedFileWriter::new(
+        &mut bytes,
+        Arc::new(schema),
+        Arc::new(WriterProperties::builder().build()),
+    )
+    .unwrap();
+    let rows = 500_000;
+    for group in 0..5 {
+        let values: Vec<ByteArray> = (0..rows / 5)
+            .map(|i| ByteArray::from(puzzles[(group + i) % puzzles.len()]))
+            .collect();
+        let mut row_group = writer.next_row_group().unwrap();
+        let mut column = row_group.next_column().unwrap().unwrap();
+        column
+            .typed::<ByteArrayType>()
+            .write_batch(&values, None, None)
+            .unwrap();
+        column.close().unwrap();
+        row_group.close().unwrap();
+    }
+    writer.close().unwrap();
+    let path = files.write("many.parquet", &bytes);
+    let out = |name: &str| files.dir.path().join(name);
+    let bound = 40 << 10;
+    let kept = out("kept.txt");
+    let rows_out = out("rows.csv");
+    let (train, test, audit_json) = (out("train.txt"), out("test.txt"), out("audit.json"));
+    let runs: [Vec<&str>; 4] = [
+        vec![
+            "dedupe",
+            s(&path),
+            "-q",
+            "--by",
+            "text",
+            "-o",
+            s(&kept),
+            "--rows",
+            s(&rows_out),
+        ],
+        vec!["overlap", s(&path), s(&path), "-q", "--by", "text"],
+        vec![
+            "split",
+            s(&path),
+            "-q",
+            "--test",
+            "0.2",
+            "--train-out",
+            s(&train),
+            "--test-out",
+            s(&test),
+        ],
+        vec!["audit", s(&path), "-q", "--json", s(&audit_json)],
+    ];
+    for args in &runs {
+        let (ok, peak, message) = run_peak_from(args, None);
+        assert!(ok, "{args:?}: {message}");
+        eprintln!("{}: peak {peak} KiB for 500,000 Parquet rows", args[0]);
+        assert!(peak < bound, "{}: {peak} KiB", args[0]);
+    }
+    let kept = std::fs::read_to_string(kept).unwrap();
+    let distinct: std::collections::HashSet<&&str> = puzzles.iter().collect();
+    assert_eq!(kept.lines().count(), distinct.len());
+    let rows_text = std::fs::read_to_string(rows_out).unwrap();
+    assert_eq!(rows_text.lines().count(), rows + 1);
+    assert!(rows_text
+        .lines()
+        .nth(rows)
+        .unwrap()
+        .starts_with(&format!("{rows},")));
+    let sides: usize = ["train.txt", "test.txt"]
+        .iter()
+        .map(|side| std::fs::read_to_string(out(side)).unwrap().lines().count())
+        .sum();
+    assert_eq!(sides, rows);
+    let audit = audit_findings(&audit_json);
+    assert_eq!(audit["validity"]["records"].as_u64(), Some(rows as u64));
+}

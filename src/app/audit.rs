@@ -9,16 +9,18 @@ use sha2::{Digest, Sha256};
 
 use crate::reports::audit::hex;
 
-use super::config::{dataset_progress, given, pool};
+use super::config::{dataset_progress, given, pool, progress_shown};
 use super::error::{AppError, EXIT_NOT_UNIQUE};
-use super::inputs::{read_dataset, read_input};
+use super::inputs::{open_dataset, open_dataset_as, windows_error};
 use super::outputs::{write_json_report, written_error};
 use crate::cli::AuditArgs;
-use crate::datasets::audit::{audit, AuditOptions};
+use crate::datasets::audit::{audit_windows, AuditOptions, Audited};
 use crate::pipeline::input;
 use crate::pipeline::input::is_stdin;
 use crate::pipeline::output;
-use crate::reports::audit::{sha256_hex, utc_now, InputFacts, COMMIT};
+use crate::pipeline::progress::Progress;
+use crate::pipeline::windows::{Window, Windowed, Windows, WindowsError};
+use crate::reports::audit::{utc_now, InputFacts, COMMIT};
 
 pub(super) fn run_audit(args: &AuditArgs) -> Result<ExitCode, AppError> {
     let started = Instant::now();
@@ -27,29 +29,64 @@ pub(super) fn run_audit(args: &AuditArgs) -> Result<ExitCode, AppError> {
     let mut inputs = vec![(args.input.input.as_path(), "the input")];
     inputs.extend(args.against.iter().map(|p| (p.as_path(), "--against")));
     output::check_outputs(&inputs, &outputs)?;
-    let (bytes, layout) = read_dataset(&args.input)?;
-    let mut against = Vec::with_capacity(args.against.len());
+    // Every input is read a window at a time (a compressed one decoded as it is read);
+    // one that cannot be read again (stdin, a FIFO) is hashed as it passes.
+    let a = &args.input;
+    let mut main = open_dataset(&a.input, a.no_mmap, a.member.as_deref(), &a.layout)?;
+    let mut others = Vec::with_capacity(args.against.len());
     for path in &args.against {
-        let data = read_input(path, false, None)?;
-        let layout = input::detect_layout_as(data.bytes(), &input::Choice::default())?;
-        against.push((path, data, layout));
+        others.push(open_dataset_as(
+            path,
+            false,
+            None,
+            &input::Choice::default(),
+        )?);
     }
+    let wholes: Option<u64> = std::iter::once(&main)
+        .chain(&others)
+        .map(|w| w.whole().map(|b| b.len() as u64))
+        .sum();
+    let progress = match wholes {
+        Some(total) => dataset_progress(total, "audit", args.quiet, args.no_progress),
+        None => Progress::counting_bytes("audit", progress_shown(args.quiet, args.no_progress)),
+    };
     let grade = args.grade.then(|| super::rating(&args.rating));
     let options = AuditOptions {
         grade,
         minimality: args.minimality,
         ..AuditOptions::default()
     };
-    let named: Vec<(String, &[u8], input::Layout)> = against
-        .iter()
-        .map(|(p, d, l)| (p.display().to_string(), d.bytes(), l.clone()))
+    let mut main_read = Hashed::new(&mut main, streamed(&a.input));
+    let mut others_read: Vec<Hashed<'_>> = others
+        .iter_mut()
+        .zip(&args.against)
+        .map(|(w, path)| Hashed::new(w, streamed(path)))
         .collect();
-    let total = bytes.bytes().len() as u64 + named.iter().map(|n| n.1.len() as u64).sum::<u64>();
-    let progress = dataset_progress(total, "audit", args.quiet, args.no_progress);
-    let mut report = pool(args.input.threads)?
-        .install(|| audit(bytes.bytes(), &layout, &named, &options, &progress));
+    let names: Vec<String> = args
+        .against
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect();
+    let mut named: Vec<(&str, &mut dyn Windowed)> = names
+        .iter()
+        .zip(others_read.iter_mut())
+        .map(|(name, w)| (name.as_str(), w as &mut dyn Windowed))
+        .collect();
+    let audited = pool(args.input.threads)?
+        .install(|| audit_windows(&mut main_read, &mut named, &options, &progress));
     progress.finish();
-    bytes.check_unchanged(&args.input.input)?;
+    let Audited {
+        mut report,
+        against_records,
+    } = audited.map_err(|e| windows_error(None, e))?;
+    drop(named);
+    let main_sha = main_read.finish();
+    let others_sha: Vec<Option<(u64, String)>> =
+        others_read.into_iter().map(Hashed::finish).collect();
+    main.check_unchanged(&a.input)?;
+    for (windows, path) in others.iter().zip(&args.against) {
+        windows.check_unchanged(path)?;
+    }
     let p = &mut report.provenance;
     p.tool = format!("sudoku-batch {}", env!("CARGO_PKG_VERSION"));
     p.commit = COMMIT.to_string();
@@ -78,10 +115,15 @@ pub(super) fn run_audit(args: &AuditArgs) -> Result<ExitCode, AppError> {
     }
     let records = report.validity.records;
     p.inputs
-        .push(facts(&args.input.input, bytes.bytes(), &layout, records)?);
-    for (path, data, layout) in &against {
-        let count = count_records(data.bytes(), layout);
-        p.inputs.push(facts(path, data.bytes(), layout, count)?);
+        .push(facts(&a.input, main_sha, main.layout(), records)?);
+    for (((path, windows), sha), count) in args
+        .against
+        .iter()
+        .zip(&others)
+        .zip(others_sha)
+        .zip(against_records)
+    {
+        p.inputs.push(facts(path, sha, windows.layout(), count)?);
     }
     p.made_at = utc_now();
     p.seconds = started.elapsed().as_secs_f64();
@@ -109,41 +151,88 @@ pub(super) fn run_audit(args: &AuditArgs) -> Result<ExitCode, AppError> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Records of a file, as the audit counts them.
-fn count_records(data: &[u8], layout: &input::Layout) -> u64 {
-    let mut n = 0;
-    input::for_each_record_of(data, layout, |_| n += 1);
-    n
+/// Whether `path` can be read only once (stdin, a FIFO): its hash is taken as it is
+/// read.
+fn streamed(path: &Path) -> bool {
+    is_stdin(path) || input::is_special(path)
+}
+
+/// An input's windows, hashed (SHA-256) as they pass where it cannot be read again.
+struct Hashed<'a> {
+    windows: &'a mut Windows,
+    hasher: Option<(u64, Sha256)>,
+}
+
+impl<'a> Hashed<'a> {
+    fn new(windows: &'a mut Windows, hashed: bool) -> Hashed<'a> {
+        Hashed {
+            windows,
+            hasher: hashed.then(|| (0, Sha256::new())),
+        }
+    }
+
+    /// The bytes read and their SHA-256, where they were hashed.
+    fn finish(self) -> Option<(u64, String)> {
+        self.hasher.map(|(n, h)| (n, hex(&h.finalize())))
+    }
+}
+
+impl Windowed for Hashed<'_> {
+    fn layout(&self) -> &input::Layout {
+        self.windows.layout()
+    }
+
+    fn head(&self) -> &[u8] {
+        self.windows.head()
+    }
+
+    fn each_window(
+        &mut self,
+        each: &mut dyn FnMut(Window<'_>) -> std::io::Result<()>,
+    ) -> Result<(), WindowsError> {
+        let Some(hasher) = self.hasher.as_mut() else {
+            return self.windows.each(each);
+        };
+        let head = self.windows.head();
+        hasher.0 += head.len() as u64;
+        hasher.1.update(head);
+        self.windows.each(|window| {
+            hasher.0 += window.bytes.len() as u64;
+            hasher.1.update(window.bytes);
+            each(window)
+        })
+    }
 }
 
 /// A file's size and SHA-256 as stored (a compressed file's own bytes, read again in
-/// blocks); for stdin, of the bytes read.
+/// blocks); for stdin or a FIFO, of the bytes read (`read`).
 fn facts(
     path: &Path,
-    read: &[u8],
+    read: Option<(u64, String)>,
     layout: &input::Layout,
     records: u64,
 ) -> Result<InputFacts, AppError> {
-    let (bytes, sha256) = if is_stdin(path) {
-        (read.len() as u64, sha256_hex(read))
-    } else {
-        let mut hasher = Sha256::new();
-        let io = |source| input::InputError::Io {
-            path: path.to_path_buf(),
-            source,
-        };
-        let mut file = std::fs::File::open(path).map_err(io)?;
-        let mut buf = vec![0u8; 1 << 16];
-        let mut total = 0u64;
-        loop {
-            let n = file.read(&mut buf).map_err(io)?;
-            if n == 0 {
-                break;
+    let (bytes, sha256) = match read {
+        Some(read) => read,
+        None => {
+            let mut hasher = Sha256::new();
+            let io = |source| input::InputError::Io {
+                path: path.to_path_buf(),
+                source,
+            };
+            let mut file = std::fs::File::open(path).map_err(io)?;
+            let mut buf = vec![0u8; 1 << 16];
+            let mut total = 0u64;
+            loop {
+                let n = file.read(&mut buf).map_err(io)?;
+                if n == 0 {
+                    break;
+                }
+                hasher.update(&buf[..n]);
+                total += n as u64;
             }
-            hasher.update(&buf[..n]);
-            total += n as u64;
+            (total, hex(&hasher.finalize()))
         }
-        (total, hex(&hasher.finalize()))
     };
     Ok(InputFacts {
         path: path.display().to_string(),

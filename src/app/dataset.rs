@@ -2,7 +2,7 @@
 
 use super::config::{dataset_progress, given, key_by, pool, progress_shown};
 use super::error::{AppError, Usage, EXIT_NOT_UNIQUE};
-use super::inputs::{open_dataset, read_dataset, windows_error};
+use super::inputs::{open_dataset, windows_error, Spool};
 use super::outputs::{write_json_report, written_error, CopyOutput};
 use crate::cli;
 use crate::datasets::dedupe::{DEDUPE_COLUMNS, OVERLAP_COLUMNS};
@@ -13,7 +13,6 @@ use crate::pipeline::input::is_stdin;
 use crate::pipeline::output;
 use crate::pipeline::output::tabular::Tabular;
 use crate::pipeline::output::Output;
-use crate::pipeline::windows::Windows;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -107,18 +106,20 @@ pub(super) fn run_split(args: &cli::SplitArgs) -> Result<ExitCode, AppError> {
         outputs.push((report, "--report"));
     }
     output::check_outputs(&[(input, "the input")], &outputs)?;
-    // A regular file is read twice, a window at a time (a compressed one decoded
-    // twice); stdin and other streams, which cannot be read again, are held whole.
+    // The input is read twice, a window at a time (a compressed file decoded twice);
+    // stdin and other streams, which cannot be read again, are first copied as read to
+    // a temporary file.
     let again = !is_stdin(input) && std::fs::metadata(input).is_ok_and(|m| m.is_file());
     let a = &args.input;
-    let open = || open_dataset(input, a.no_mmap, a.member.as_deref(), &a.layout);
-    let mut windows = match again {
-        true => open()?,
-        false => {
-            let (bytes, layout) = read_dataset(&args.input)?;
-            Windows::Whole { bytes, layout }
-        }
+    let spool = match again {
+        true => None,
+        false => Some(Spool::of(input)?),
     };
+    let open = || match &spool {
+        None => open_dataset(input, a.no_mmap, a.member.as_deref(), &a.layout),
+        Some(spool) => spool.open(input, &a.layout),
+    };
+    let mut windows = open()?;
     let layout = windows.layout().clone();
     let asked = tabular(args.output_format);
     let mut train = CopyOutput::open(Some(&train_path), &layout, asked)?;

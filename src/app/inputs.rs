@@ -3,13 +3,12 @@
 
 use super::config::layout_choice;
 use super::error::AppError;
-use crate::cli::{InputArgs, LayoutArgs};
+use crate::cli::LayoutArgs;
 use crate::pipeline::input;
 use crate::pipeline::input::{ColumnChoice, InputError};
 use crate::pipeline::windows::{Windows, WindowsError};
 use crate::pipeline::Shard;
 use crate::values::rules::BoardRules;
-use std::io::Read;
 use std::path::Path;
 
 /// Opens `input` as the library's [`input::open`] does, for a command's own options.
@@ -38,66 +37,114 @@ pub(super) fn load_puzzles(
     layout: &LayoutArgs,
     rules: &BoardRules,
 ) -> Result<crate::datasets::bench::Loaded, AppError> {
-    // Records are loaded once and reused: a stream is read whole, as a file is mapped.
-    let bytes = read_input(path, false, member)?;
-    let layout = input::detect_layout_as(bytes.bytes(), &layout_choice(layout)?)?;
-    let loaded = crate::datasets::bench::load(bytes.bytes(), &layout, rules);
-    bytes.check_unchanged(path)?;
-    Ok(loaded)
-}
-
-/// A whole input for the dataset commands: a mapped file, or stdin, a special file or
-/// a compressed file read (and decoded) into memory, as these commands hold every
-/// record's key anyway.
-pub(super) fn read_input(
-    path: &Path,
-    no_mmap: bool,
-    member: Option<&str>,
-) -> Result<input::InputBytes, AppError> {
-    match open_input(path, no_mmap, member, &ColumnChoice::Auto, None, None)? {
-        input::Opened::Mapped(bytes) => Ok(bytes),
-        input::Opened::Stream { mut reader, .. } => {
-            let mut bytes = Vec::new();
-            reader
-                .read_to_end(&mut bytes)
-                .map_err(|source| InputError::Io {
-                    path: path.to_path_buf(),
-                    source,
-                })?;
-            Ok(input::InputBytes::Read(bytes))
+    // Records are loaded once and reused: a mapped file is parsed in place, a stream
+    // (compressed, stdin) and a Parquet file as they are read, only the puzzles held.
+    let choice = layout_choice(layout)?;
+    match open_input(path, false, member, &ColumnChoice::Auto, None, None)? {
+        input::Opened::Mapped(bytes) => {
+            let layout = input::detect_layout_as(bytes.bytes(), &choice)?;
+            let loaded = crate::datasets::bench::load(bytes.bytes(), &layout, rules);
+            bytes.check_unchanged(path)?;
+            Ok(loaded)
         }
-        input::Opened::Parquet { file, .. } => parquet_lines(&file, path),
+        opened => {
+            let mut loader = crate::datasets::bench::Loader::new(rules);
+            crate::pipeline::records::each_record(
+                opened,
+                path,
+                &choice,
+                input::DEFAULT_MAX_RECORD,
+                |_, record| {
+                    loader.add(record);
+                    std::ops::ControlFlow::Continue(())
+                },
+            )?;
+            Ok(loader.finish())
+        }
     }
 }
 
-/// A Parquet file's puzzles decoded whole, as `puzzle solution` lines.
-fn parquet_lines(
-    file: &input::parquet::ParquetFile,
-    path: &Path,
-) -> Result<input::InputBytes, AppError> {
-    let mut bytes = Vec::new();
-    file.read_all(&mut bytes).map_err(|source| InputError::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    Ok(input::InputBytes::Read(bytes))
-}
-
 /// An input for the dataset commands that read it a window at a time (`dedupe`,
-/// `overlap`, `split`): a mapped file whole, a stream a chunk at a time, a Parquet
-/// file decoded whole into lines. A layout error names the file.
+/// `overlap`, `split`, `audit`): a mapped file whole, a stream a chunk at a time, a
+/// Parquet file a piece at a time as lines. A layout error names the file.
 pub(super) fn open_dataset(
     path: &Path,
     no_mmap: bool,
     member: Option<&str>,
     layout: &LayoutArgs,
 ) -> Result<Windows, AppError> {
-    let choice = layout_choice(layout)?;
-    let opened = match open_input(path, no_mmap, member, &ColumnChoice::Auto, None, None)? {
-        input::Opened::Parquet { file, .. } => input::Opened::Mapped(parquet_lines(&file, path)?),
-        other => other,
-    };
-    Windows::open(opened, path, &choice, input::DEFAULT_MAX_RECORD).map_err(|source| match source {
+    open_dataset_as(path, no_mmap, member, &layout_choice(layout)?)
+}
+
+/// [`open_dataset`] read as `choice` says.
+pub(super) fn open_dataset_as(
+    path: &Path,
+    no_mmap: bool,
+    member: Option<&str>,
+    choice: &input::Choice,
+) -> Result<Windows, AppError> {
+    let opened = open_input(path, no_mmap, member, &ColumnChoice::Auto, None, None)?;
+    windows_of(opened, path, choice)
+}
+
+/// A stream a command reads twice (`split` of stdin or a FIFO): its bytes as read (a
+/// compressed stream still compressed) copied to an unnamed temporary file, which the
+/// system removes when it is closed. Memory holds none of it.
+pub(super) struct Spool(std::fs::File);
+
+impl Spool {
+    /// Copies all of `path` (`-` for stdin) to a temporary file.
+    pub(super) fn of(path: &Path) -> Result<Spool, AppError> {
+        let io = |source| InputError::Io {
+            path: path.to_path_buf(),
+            source,
+        };
+        let mut file = tempfile::tempfile().map_err(|e| {
+            io(std::io::Error::other(format!(
+                "a temporary file to hold the stream (it is read twice): {e}"
+            )))
+        })?;
+        if input::is_stdin(path) {
+            std::io::copy(&mut std::io::stdin().lock(), &mut file)
+        } else {
+            std::fs::File::open(path).and_then(|mut source| std::io::copy(&mut source, &mut file))
+        }
+        .map_err(io)?;
+        Ok(Spool(file))
+    }
+
+    /// The stream from its start, named `path`, read as `layout` says.
+    pub(super) fn open(&self, path: &Path, layout: &LayoutArgs) -> Result<Windows, AppError> {
+        use std::io::{Seek, SeekFrom};
+        let mut file = self.0.try_clone().map_err(|source| InputError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        file.seek(SeekFrom::Start(0))
+            .map_err(|source| InputError::Io {
+                path: path.to_path_buf(),
+                source,
+            })?;
+        let options = input::HowToOpen {
+            no_mmap: false,
+            member: None,
+            column: Some(&ColumnChoice::Auto),
+            shard: None,
+            max_record: None,
+            parquet_in_memory: None,
+        };
+        let opened = input::open_stream(Box::new(file), path, &options)?;
+        windows_of(opened, path, &layout_choice(layout)?)
+    }
+}
+
+/// [`Windows`] of an opened input, named `path`, read as `choice` says.
+fn windows_of(
+    opened: input::Opened,
+    path: &Path,
+    choice: &input::Choice,
+) -> Result<Windows, AppError> {
+    Windows::open(opened, path, choice, input::DEFAULT_MAX_RECORD).map_err(|source| match source {
         InputError::Io { .. } => source.into(),
         source => AppError::Layout {
             path: path.to_path_buf(),
@@ -113,13 +160,4 @@ pub(super) fn windows_error(output: Option<&Path>, e: WindowsError) -> AppError 
         WindowsError::Input(e) => e.into(),
         WindowsError::Write(e) => super::outputs::written_error(output, e),
     }
-}
-
-/// A whole input for the dataset commands and how its records are laid out.
-pub(super) fn read_dataset(
-    args: &InputArgs,
-) -> Result<(input::InputBytes, input::Layout), AppError> {
-    let bytes = read_input(&args.input, args.no_mmap, args.member.as_deref())?;
-    let layout = input::detect_layout_as(bytes.bytes(), &layout_choice(&args.layout)?)?;
-    Ok((bytes, layout))
 }

@@ -4,21 +4,23 @@
 //! [`AuditReport`]: statuses and reasons, given solutions that are not the puzzle's,
 //! identical and equivalent records, leakage into other files, and histograms.
 //!
-//! Memory holds one batch and, as `dedupe` does, a key per class (the canonical form, 41
-//! bytes) and per distinct text; everything else is counts.
+//! The records come a window at a time ([`crate::pipeline::windows`]): a compressed
+//! file is decoded as it is read. Memory holds one batch, one window and, as `dedupe`
+//! does, a slot per class; everything else is counts.
 
 use std::collections::{BTreeMap, HashMap};
 
 use rayon::prelude::*;
 
-use crate::datasets::classes::{for_each_keyed_shown, Key, KeyBy};
+use crate::datasets::classes::{for_each_keyed_window, Key, KeyBy};
 use crate::engines::canon::Canonicalizer;
 use crate::engines::explainer::{Rater, Rules};
 use crate::engines::{Bitboards, Engine};
 use crate::jobs::{is_minimal, Graded};
-use crate::pipeline::input::{for_each_record_of, Layout, RecordError};
+use crate::pipeline::input::{for_each_record, Layout, RecordError, RecordScratch};
 use crate::pipeline::progress::Progress;
 use crate::pipeline::rows::Reason;
+use crate::pipeline::windows::{InMemory, Windowed, WindowsError};
 use crate::reports::audit::{AuditReport, Group, Leak, Minimality, FIRST_LINES};
 use crate::values::geometry::Variant;
 use crate::values::grid::{Clash, Grid};
@@ -78,6 +80,43 @@ pub fn audit(
     options: &AuditOptions,
     progress: &Progress,
 ) -> AuditReport {
+    let mut main = InMemory {
+        bytes: data,
+        layout,
+    };
+    let mut others: Vec<(String, InMemory<'_>)> = against
+        .iter()
+        .map(|(name, bytes, layout)| (name.clone(), InMemory { bytes, layout }))
+        .collect();
+    let mut named: Vec<(&str, &mut dyn Windowed)> = others
+        .iter_mut()
+        .map(|(name, w)| (name.as_str(), w as &mut dyn Windowed))
+        .collect();
+    match audit_windows(&mut main, &mut named, options, progress) {
+        Ok(audited) => audited.report,
+        // Bytes in memory are read without error, and the audit writes nothing.
+        Err(e) => unreachable!("an audit of bytes in memory failed: {e:?}"),
+    }
+}
+
+/// What [`audit_windows`] found.
+#[derive(Debug)]
+pub struct Audited {
+    /// The report, its provenance left for the caller.
+    pub report: AuditReport,
+    /// Records of each of the files it was checked against, in their order.
+    pub against_records: Vec<u64>,
+}
+
+/// [`audit`] of datasets read a window at a time (a compressed file is decoded as it is
+/// read, never held whole): `main`'s records, then their leakage into each of `against`
+/// (a name and its windows). Memory holds a batch of records, a window and the classes.
+pub fn audit_windows(
+    main: &mut dyn Windowed,
+    against: &mut [(&str, &mut dyn Windowed)],
+    options: &AuditOptions,
+    progress: &Progress,
+) -> Result<Audited, WindowsError> {
     let threads = rayon::current_num_threads().max(1);
     let mut tools: Vec<Tools> = (0..threads)
         .map(|_| {
@@ -119,36 +158,45 @@ pub fn audit(
             tally.add(record, *fact);
         }
     };
-    let mut done = 0usize;
-    for_each_record_of(data, layout, |r| {
-        done = (r.raw.as_ptr() as usize).saturating_sub(data.as_ptr() as usize);
-        batch.push(Pending {
-            line: r.line,
-            text_key: Key::first(r.puzzle.as_ref().ok(), r.raw, KeyBy::Text),
-            puzzle: r.puzzle,
-            expected: r.expected,
+    let layout = main.layout().clone();
+    // Bytes before the window in hand.
+    let mut base = main.head().len() as u64;
+    let mut scratch = RecordScratch::default();
+    main.each_window(&mut |window| {
+        let data = window.bytes;
+        for_each_record(data, window.first_line, &layout, &mut scratch, |r| {
+            let within = (r.raw.as_ptr() as usize).saturating_sub(data.as_ptr() as usize);
+            batch.push(Pending {
+                line: r.line,
+                text_key: Key::first(r.puzzle.as_ref().ok(), r.raw, KeyBy::Text),
+                puzzle: r.puzzle,
+                expected: r.expected,
+            });
+            if batch.len() == BATCH {
+                flush(&mut batch, &mut tally);
+                progress.set(base + within.min(data.len()) as u64);
+            }
         });
-        if batch.len() == BATCH {
-            flush(&mut batch, &mut tally);
-            progress.set(done as u64);
-        }
-    });
+        base += data.len() as u64;
+        Ok(())
+    })?;
     flush(&mut batch, &mut tally);
-    let mut base = data.len() as u64;
     progress.set(base);
-    let leakage = against
-        .iter()
-        .map(|(name, data, layout)| {
-            progress.say(&format!("leakage into {name}"));
-            let leak = tally.leak(name, data, layout, &progress.from(base));
-            base += data.len() as u64;
-            leak
-        })
-        .collect();
+    let mut leakage = Vec::with_capacity(against.len());
+    let mut against_records = Vec::with_capacity(against.len());
+    for (name, windows) in against.iter_mut() {
+        progress.say(&format!("leakage into {name}"));
+        let (leak, records) = tally.leak(name, &mut **windows, &mut base, progress)?;
+        leakage.push(leak);
+        against_records.push(records);
+    }
     let mut report = tally.report();
     report.leakage = leakage;
     report.judge();
-    report
+    Ok(Audited {
+        report,
+        against_records,
+    })
 }
 
 /// Classifies, canonicalises and (when asked) rates one well-formed record.
@@ -371,23 +419,40 @@ impl AuditTally {
         }
     }
 
-    /// How many of this file's classes `data` holds, with the first lines on both sides.
-    fn leak(&self, name: &str, data: &[u8], layout: &Layout, progress: &Progress) -> Leak {
+    /// How many of this file's classes `windows` hold, with the first lines on both
+    /// sides, and its records; `base` (the bytes read before, for the progress bar)
+    /// moves past its bytes.
+    fn leak(
+        &self,
+        name: &str,
+        windows: &mut dyn Windowed,
+        base: &mut u64,
+        progress: &Progress,
+    ) -> Result<(Leak, u64), WindowsError> {
         let mut found: HashMap<[u8; 41], u64> = HashMap::new();
-        for_each_keyed_shown(data, layout, KeyBy::Canonical, progress, |k| {
-            if let (Some(_), Key::Cells(cells)) = (k.puzzle, k.key) {
-                if self.classes.contains_key(cells) {
-                    found.entry(*cells).or_insert(k.line);
+        let layout = windows.layout().clone();
+        *base += windows.head().len() as u64;
+        let mut records = 0u64;
+        windows.each_window(&mut |window| {
+            let shown = progress.from(*base);
+            for_each_keyed_window(window, &layout, KeyBy::Canonical, &shown, |k| {
+                records += 1;
+                if let (Some(_), Key::Cells(cells)) = (k.puzzle, k.key) {
+                    if self.classes.contains_key(cells) {
+                        found.entry(*cells).or_insert(k.line);
+                    }
                 }
-            }
-        });
+            });
+            *base += window.bytes.len() as u64;
+            Ok(())
+        })?;
         let mut first: Vec<(u64, u64)> = found
             .iter()
             .map(|(key, &there)| (self.classes[key].first, there))
             .collect();
         first.sort_unstable();
         first.truncate(FIRST_LINES);
-        Leak {
+        let leak = Leak {
             against: name.to_string(),
             records: found
                 .keys()
@@ -395,7 +460,8 @@ impl AuditTally {
                 .sum(),
             classes: found.len() as u64,
             first,
-        }
+        };
+        Ok((leak, records))
     }
 
     fn report(&mut self) -> AuditReport {

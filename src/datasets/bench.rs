@@ -11,7 +11,7 @@ use hdrhistogram::Histogram;
 use rayon::prelude::*;
 
 use crate::engines::Engine;
-use crate::pipeline::input::{for_each_record_of, Layout};
+use crate::pipeline::input::{for_each_record_of, Layout, Record};
 use crate::reports::bench::{BenchMode, Effort};
 use crate::reports::new_histogram;
 use crate::values::board::Board;
@@ -41,22 +41,57 @@ pub struct Loaded {
 /// Finds and parses every record of `data`, keeping the valid puzzles: classic 9x9
 /// grids, or variant boards when `rules` ask for them or no record is a 9x9 grid.
 pub fn load(data: &[u8], layout: &Layout, rules: &BoardRules) -> Loaded {
-    let start = Instant::now();
-    let mut loaded = Loaded::default();
-    if !rules.all_boards() {
-        for_each_record_of(data, layout, |record| match record.puzzle {
-            Ok(grid) if grid.find_clash().is_none() => loaded.puzzles.push(grid),
-            _ => loaded.invalid += 1,
-        });
+    let mut loader = Loader::new(rules);
+    for_each_record_of(data, layout, |record| loader.add(&record));
+    loader.finish()
+}
+
+/// Puzzles gathered a record at a time, as [`load`] keeps them, so that a stream is
+/// parsed as it is read and only the puzzles are held, never its text.
+pub struct Loader<'r> {
+    rules: &'r BoardRules,
+    geometries: Vec<Geometry>,
+    loaded: Loaded,
+    /// Records that are no valid 9x9 grid, and no valid board.
+    not_grids: u64,
+    not_boards: u64,
+    start: Instant,
+}
+
+impl<'r> Loader<'r> {
+    /// Nothing gathered yet, for boards read by `rules`.
+    pub fn new(rules: &'r BoardRules) -> Loader<'r> {
+        Loader {
+            rules,
+            geometries: [4, 9, 16, 25]
+                .into_iter()
+                .filter_map(|side| Geometry::new(side, rules.variant).ok())
+                .collect(),
+            loaded: Loaded::default(),
+            not_grids: 0,
+            not_boards: 0,
+            start: Instant::now(),
+        }
     }
-    if loaded.puzzles.is_empty() {
-        let geometries: Vec<Geometry> = [4, 9, 16, 25]
-            .into_iter()
-            .filter_map(|side| Geometry::new(side, rules.variant).ok())
-            .collect();
-        loaded.invalid = 0;
-        for_each_record_of(data, layout, |record| {
-            let board = Board::parse(record.raw, rules.size, rules.symbols.as_ref());
+
+    /// Keeps `record`'s puzzle if it is valid: a grid, or while no record has been a
+    /// grid (or the rules ask for boards), a board.
+    pub fn add(&mut self, record: &Record<'_>) {
+        if !self.rules.all_boards() {
+            match record.puzzle {
+                Ok(grid) if grid.find_clash().is_none() => {
+                    if self.loaded.puzzles.is_empty() {
+                        // Grids it is: the boards gathered so far are not timed.
+                        self.loaded.boards = Vec::new();
+                    }
+                    self.loaded.puzzles.push(grid);
+                }
+                _ => self.not_grids += 1,
+            }
+        }
+        if self.loaded.puzzles.is_empty() {
+            let board = Board::parse(record.raw, self.rules.size, self.rules.symbols.as_ref());
+            let geometries = &self.geometries;
             let fits = |b: &Board| {
                 geometries
                     .iter()
@@ -64,13 +99,21 @@ pub fn load(data: &[u8], layout: &Layout, rules: &BoardRules) -> Loaded {
                     .is_some_and(|g| b.find_clash(g).is_none())
             };
             match board {
-                Ok(b) if fits(&b) => loaded.boards.push(b),
-                _ => loaded.invalid += 1,
+                Ok(b) if fits(&b) => self.loaded.boards.push(b),
+                _ => self.not_boards += 1,
             }
-        });
+        }
     }
-    loaded.parse_seconds = start.elapsed().as_secs_f64();
-    loaded
+
+    /// The puzzles kept, grids if any record was one, else boards.
+    pub fn finish(mut self) -> Loaded {
+        self.loaded.invalid = match self.loaded.puzzles.is_empty() {
+            true => self.not_boards,
+            false => self.not_grids,
+        };
+        self.loaded.parse_seconds = self.start.elapsed().as_secs_f64();
+        self.loaded
+    }
 }
 
 /// Search effort of engine `E` (reading boards by the rules of `variant`) on

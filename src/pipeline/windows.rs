@@ -1,14 +1,16 @@
 //! A dataset as record-aligned windows of its bytes, for the dataset commands that key
-//! every record (`dedupe`, `overlap`): a mapped file is one window, the whole of it; a
-//! stream (compressed, NumPy, stdin) comes a chunk at a time, so memory holds one
-//! chunk however long the decoded text is.
+//! every record (`dedupe`, `overlap`, `split`, `audit`): a mapped file is one window,
+//! the whole of it; a stream (compressed, NumPy, stdin) comes a chunk at a time and a
+//! Parquet file a piece at a time (as lines, `puzzle` or `puzzle solution` a row), so
+//! memory holds one chunk however long the decoded text is.
 
 use std::io;
 use std::path::{Path, PathBuf};
 
 use crate::pipeline::chunks::StreamChunks;
+use crate::pipeline::input::parquet::{ParquetFile, Piece, Scratch, Segment};
 use crate::pipeline::input::{
-    detect_layout_as, Choice, InputBytes, InputError, Layout, Opened, Reader,
+    detect_layout_as, Choice, Format, InputBytes, InputError, Layout, Opened, Reader,
 };
 
 /// Bytes of a dataset, beginning at a record's line.
@@ -38,12 +40,23 @@ pub enum Windows {
         /// Its name, for errors.
         path: PathBuf,
     },
+    /// A Parquet file, decoded a piece at a time into lines (row `n` is line `n`).
+    Parquet {
+        /// The file.
+        file: Box<ParquetFile>,
+        /// Its pieces, in order.
+        pieces: Vec<Piece>,
+        /// Lines, every one a record.
+        layout: Layout,
+        /// Its name, for errors.
+        path: PathBuf,
+    },
 }
 
 impl Windows {
-    /// `opened` (named `path`) read as `choice` says; a record over `max_record` bytes
-    /// of a stream is an error naming its line (its bytes are never all held). A
-    /// Parquet input is refused here: the caller reads it as lines.
+    /// `opened` (named `path`) read as `choice` says (a Parquet file as lines, whatever
+    /// it says); a record over `max_record` bytes of a stream or a Parquet file is an
+    /// error naming its line (its bytes are never all held).
     pub fn open(
         opened: Opened,
         path: &Path,
@@ -71,17 +84,30 @@ impl Windows {
                     path: path.to_path_buf(),
                 })
             }
-            Opened::Parquet { .. } => Err(InputError::Io {
-                path: path.to_path_buf(),
-                source: io::Error::other("a Parquet file is read whole here"),
-            }),
+            Opened::Parquet { file, pieces } => {
+                let lines = Choice {
+                    format: Some(Format::Lines),
+                    ..Choice::default()
+                };
+                let mut layout = detect_layout_as(b"", &lines)?;
+                layout.max_record = max_record;
+                layout.every_line = true;
+                Ok(Windows::Parquet {
+                    file: Box::new(file),
+                    pieces,
+                    layout,
+                    path: path.to_path_buf(),
+                })
+            }
         }
     }
 
     /// How the records are laid out.
     pub fn layout(&self) -> &Layout {
         match self {
-            Windows::Whole { layout, .. } | Windows::Stream { layout, .. } => layout,
+            Windows::Whole { layout, .. }
+            | Windows::Stream { layout, .. }
+            | Windows::Parquet { layout, .. } => layout,
         }
     }
 
@@ -90,7 +116,7 @@ impl Windows {
     pub fn whole(&self) -> Option<&[u8]> {
         match self {
             Windows::Whole { bytes, .. } => Some(bytes.bytes()),
-            Windows::Stream { .. } => None,
+            Windows::Stream { .. } | Windows::Parquet { .. } => None,
         }
     }
 
@@ -99,7 +125,7 @@ impl Windows {
     pub fn check_unchanged(&self, path: &Path) -> Result<(), InputError> {
         match self {
             Windows::Whole { bytes, .. } => bytes.check_unchanged(path),
-            Windows::Stream { .. } => Ok(()),
+            Windows::Stream { .. } | Windows::Parquet { .. } => Ok(()),
         }
     }
 
@@ -111,6 +137,7 @@ impl Windows {
                 &data[..layout.data_start.min(data.len())]
             }
             Windows::Stream { chunks, .. } => chunks.head(),
+            Windows::Parquet { .. } => b"",
         }
     }
 
@@ -141,16 +168,8 @@ impl Windows {
                 };
                 while let Some(chunk) = chunks.next_chunk().map_err(named)? {
                     if let Some(length) = chunk.too_long {
-                        return Err(InputError::Io {
-                            path: path.clone(),
-                            source: io::Error::other(format!(
-                                "line {}: a record of {length} bytes, longer than a stream's \
-                                 records may be ({} bytes) for this command, which copies \
-                                 records whole; decompress the file to read it mapped",
-                                chunk.first_line, layout.max_record
-                            )),
-                        }
-                        .into());
+                        let advice = "; decompress the file to read it mapped";
+                        return Err(too_long(path, (chunk.first_line, length), layout, advice));
                     }
                     each(Window {
                         bytes: chunk.bytes.as_slice(),
@@ -167,8 +186,68 @@ impl Windows {
                     .into()),
                 }
             }
+            Windows::Parquet {
+                file,
+                pieces,
+                layout,
+                path,
+            } => parquet_windows((file, pieces, layout, path), &mut each),
         }
     }
+}
+
+/// Every piece of a Parquet file as lines, in order: a null or empty puzzle as the
+/// word `null` or `empty` (no puzzle), a row over the limit an error naming it.
+fn parquet_windows(
+    (file, pieces, layout, path): (&ParquetFile, &[Piece], &Layout, &Path),
+    each: &mut dyn FnMut(Window<'_>) -> io::Result<()>,
+) -> Result<(), WindowsError> {
+    let mut scratch = Scratch::default();
+    let mut failed: Option<WindowsError> = None;
+    for piece in pieces {
+        file.decode(piece, layout.max_record, &mut scratch, |segment| {
+            if failed.is_some() {
+                return;
+            }
+            let (bytes, first_line): (&[u8], u64) = match segment {
+                Segment::Lines { bytes, first_row } => (bytes, first_row),
+                Segment::NoValue { row, null } => (if null { b"null\n" } else { b"empty\n" }, row),
+                Segment::TooLong { row, length, .. } => {
+                    failed = Some(too_long(path, (row, length), layout, ""));
+                    return;
+                }
+            };
+            if let Err(e) = each(Window { bytes, first_line }) {
+                failed = Some(WindowsError::Write(e));
+            }
+        })
+        .map_err(|source| InputError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        if let Some(e) = failed {
+            return Err(e);
+        }
+    }
+    Ok(())
+}
+
+/// The error of a record over the limit of a dataset read a window at a time.
+fn too_long(
+    path: &Path,
+    (line, length): (u64, u64),
+    layout: &Layout,
+    advice: &str,
+) -> WindowsError {
+    InputError::Io {
+        path: path.to_path_buf(),
+        source: io::Error::other(format!(
+            "line {line}: a record of {length} bytes, longer than a streamed record may be \
+             ({} bytes) for this command, which copies records whole{advice}",
+            layout.max_record
+        )),
+    }
+    .into()
 }
 
 /// Why reading windows stopped.
@@ -183,5 +262,67 @@ pub enum WindowsError {
 impl From<InputError> for WindowsError {
     fn from(e: InputError) -> Self {
         WindowsError::Input(e)
+    }
+}
+
+/// A dataset read window by window, whatever holds it: an opened input ([`Windows`]) or
+/// bytes already in memory ([`InMemory`]).
+pub trait Windowed: Send {
+    /// How the records are laid out.
+    fn layout(&self) -> &Layout;
+    /// The bytes before the first window (a CSV header and what precedes it).
+    fn head(&self) -> &[u8];
+    /// Calls `each` with every window in order; the input's errors are named.
+    fn each_window(
+        &mut self,
+        each: &mut dyn FnMut(Window<'_>) -> io::Result<()>,
+    ) -> Result<(), WindowsError>;
+}
+
+impl Windowed for Windows {
+    fn layout(&self) -> &Layout {
+        Windows::layout(self)
+    }
+
+    fn head(&self) -> &[u8] {
+        Windows::head(self)
+    }
+
+    fn each_window(
+        &mut self,
+        each: &mut dyn FnMut(Window<'_>) -> io::Result<()>,
+    ) -> Result<(), WindowsError> {
+        self.each(each)
+    }
+}
+
+/// A dataset already in memory (a request body, a Python list made lines): one window.
+#[derive(Clone, Copy, Debug)]
+pub struct InMemory<'a> {
+    /// Its bytes.
+    pub bytes: &'a [u8],
+    /// How its records are laid out.
+    pub layout: &'a Layout,
+}
+
+impl Windowed for InMemory<'_> {
+    fn layout(&self) -> &Layout {
+        self.layout
+    }
+
+    fn head(&self) -> &[u8] {
+        &self.bytes[..self.layout.data_start.min(self.bytes.len())]
+    }
+
+    fn each_window(
+        &mut self,
+        each: &mut dyn FnMut(Window<'_>) -> io::Result<()>,
+    ) -> Result<(), WindowsError> {
+        let start = self.layout.data_start.min(self.bytes.len());
+        each(Window {
+            bytes: &self.bytes[start..],
+            first_line: self.layout.first_line,
+        })
+        .map_err(WindowsError::Write)
     }
 }

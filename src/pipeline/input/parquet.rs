@@ -24,7 +24,7 @@ use parquet::schema::types::ColumnDescPtr;
 
 use super::detect::{PUZZLE_NAMES, SOLUTION_NAMES};
 use super::parquet_pages::{self, PageKind};
-use super::{ColumnChoice, DEFAULT_MAX_RECORD};
+use super::ColumnChoice;
 use crate::values::grid::{cell_value, CELLS};
 
 /// The first (and last) four bytes of a Parquet file.
@@ -392,23 +392,6 @@ impl ParquetFile {
             }
         }
         Ok(pages)
-    }
-
-    /// Every row as lines (as [`ParquetFile::decode`] writes them, none cut short; a
-    /// null or empty puzzle as the word `null` or `empty`, which is no puzzle), appended
-    /// to `out`: for the commands that hold a whole dataset anyway.
-    pub fn read_all(&self, out: &mut Vec<u8>) -> io::Result<()> {
-        let mut scratch = Scratch::default();
-        for piece in self.pieces(None, DEFAULT_MAX_RECORD)? {
-            self.decode(&piece, usize::MAX, &mut scratch, |segment| match segment {
-                Segment::Lines { bytes, .. } => out.extend_from_slice(bytes),
-                Segment::NoValue { null, .. } => {
-                    out.extend_from_slice(if null { b"null\n" } else { b"empty\n" })
-                }
-                Segment::TooLong { .. } => unreachable!("no row is over usize::MAX bytes"),
-            })?;
-        }
-        Ok(())
     }
 
     /// Decodes `piece` into lines, `puzzle` or `puzzle solution` a row, handed to
@@ -855,6 +838,7 @@ fn read_rows<T: DataType>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::pipeline::input::DEFAULT_MAX_RECORD;
     use parquet::data_type::ByteArrayType;
     use parquet::file::properties::WriterProperties;
     use parquet::file::writer::SerializedFileWriter;
@@ -932,9 +916,6 @@ mod tests {
             ]
         );
         assert_eq!(decoded(&file, &pieces), text);
-        let mut all = Vec::new();
-        file.read_all(&mut all).unwrap();
-        assert_eq!(all, text);
     }
 
     #[test]
