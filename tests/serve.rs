@@ -659,6 +659,48 @@ fn bad_requests_get_the_right_status_and_one_line() {
     assert_eq!(get(&server.url("/healthz")).status, 200, "still up");
 }
 
+/// Requests the HTTP library refuses before they reach the service (two lengths, a
+/// request line over 64 KiB, too many or too large headers, no HTTP at all) get their
+/// status with the same one-line `{"error"}` JSON as every other refusal, and the
+/// server goes on.
+#[test]
+fn requests_refused_by_the_http_library_get_a_json_error() {
+    let server = Server::start(&[]);
+    let many: String = (0..200).map(|i| format!("X-{i}: v\r\n")).collect();
+    let large: String = (0..1000)
+        .map(|i| format!("X-{i}: {}\r\n", "v".repeat(500)))
+        .collect();
+    let cases = [
+        (
+            "POST /v1/classify HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nContent-Length: 4\r\n\r\nabc".to_string(),
+            400,
+        ),
+        (
+            format!("GET /{} HTTP/1.1\r\nHost: x\r\n\r\n", "a".repeat(70_000)),
+            414,
+        ),
+        (format!("GET /healthz HTTP/1.1\r\nHost: x\r\n{many}\r\n"), 431),
+        (format!("GET /healthz HTTP/1.1\r\nHost: x\r\n{large}\r\n"), 431),
+        ("GARBAGE\r\n\r\n".to_string(), 400),
+    ];
+    for (request, status) in cases {
+        let mut stream = TcpStream::connect(&server.addr).unwrap();
+        // The server may answer and close before it has read all of a large request.
+        let _ = stream.write_all(request.as_bytes());
+        let answer = read_response(&mut stream);
+        let (head, body) = answer.split_once("\r\n\r\n").unwrap_or((&answer, ""));
+        assert!(
+            head.starts_with(&format!("HTTP/1.1 {status} ")),
+            "{status}: {head}"
+        );
+        assert!(head.contains("content-type: application/json"), "{head}");
+        let json: serde_json::Value = serde_json::from_str(body).unwrap();
+        let message = json["error"].as_str().unwrap();
+        assert!(!message.is_empty() && !message.contains('\n'), "{message}");
+    }
+    assert_eq!(get(&server.url("/healthz")).status, 200, "still up");
+}
+
 /// Opens a connection and sends a request head promising `length` body bytes.
 fn start_request(server: &Server, path: &str, content_type: &str, length: usize) -> TcpStream {
     let mut stream = TcpStream::connect(&server.addr).unwrap();

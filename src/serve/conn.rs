@@ -93,12 +93,15 @@ async fn refuse(mut stream: TcpStream) {
 /// A connection whose writes fail once one has waited `patience` for the client to
 /// read: a client that sends a large body without reading the rows streamed back, or
 /// that never reads its answer, loses its connection (and with it the request's work)
-/// instead of holding a place for ever.
+/// instead of holding a place for ever. An answer hyper writes itself (a request it
+/// refused to parse) goes out with a JSON body ([`super::refused`]).
 struct Patient {
     stream: TcpStream,
     patience: Duration,
     /// Armed when a write finds the socket full; cleared by the next write that goes.
     stalled: Option<Pin<Box<Sleep>>>,
+    /// An answer taken in place of hyper's, and how much of it went out.
+    replaced: Option<(Vec<u8>, usize)>,
 }
 
 impl Patient {
@@ -107,7 +110,37 @@ impl Patient {
             stream,
             patience,
             stalled: None,
+            replaced: None,
         }
+    }
+
+    /// Writes what is left of a replaced answer; ready once it is all out.
+    fn poll_replaced(&mut self, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        while let Some((bytes, sent)) = &mut self.replaced {
+            if *sent == bytes.len() {
+                break;
+            }
+            match Pin::new(&mut self.stream).poll_write(cx, &bytes[*sent..]) {
+                Poll::Ready(Ok(0)) => {
+                    return Poll::Ready(Err(std::io::ErrorKind::WriteZero.into()));
+                }
+                Poll::Ready(Ok(n)) => {
+                    *sent += n;
+                    self.stalled = None;
+                }
+                Poll::Ready(Err(e)) => return Poll::Ready(Err(e)),
+                Poll::Pending => return self.stall(cx),
+            }
+        }
+        Poll::Ready(Ok(()))
+    }
+
+    /// Takes `written` in place when it is an answer hyper made itself, answering its
+    /// length as written.
+    fn replace(&mut self, written: &[u8]) -> Option<usize> {
+        let answer = super::refused::with_body(written)?;
+        self.replaced = Some((answer, 0));
+        Some(written.len())
     }
 
     /// What a write that made no progress answers: pending while there is patience
@@ -149,6 +182,10 @@ impl AsyncWrite for Patient {
         buf: &[u8],
     ) -> Poll<std::io::Result<usize>> {
         let this = &mut *self;
+        std::task::ready!(this.poll_replaced(cx))?;
+        if let Some(n) = this.replace(buf) {
+            return Poll::Ready(Ok(n));
+        }
         match Pin::new(&mut this.stream).poll_write(cx, buf) {
             Poll::Ready(done) => this.went(done),
             Poll::Pending => this.stall(cx),
@@ -161,6 +198,14 @@ impl AsyncWrite for Patient {
         bufs: &[std::io::IoSlice<'_>],
     ) -> Poll<std::io::Result<usize>> {
         let this = &mut *self;
+        std::task::ready!(this.poll_replaced(cx))?;
+        let total: usize = bufs.iter().map(|b| b.len()).sum();
+        if total <= 256 {
+            let joined: Vec<u8> = bufs.iter().flat_map(|b| b.iter().copied()).collect();
+            if let Some(n) = this.replace(&joined) {
+                return Poll::Ready(Ok(n));
+            }
+        }
         match Pin::new(&mut this.stream).poll_write_vectored(cx, bufs) {
             Poll::Ready(done) => this.went(done),
             Poll::Pending => this.stall(cx),
@@ -173,6 +218,7 @@ impl AsyncWrite for Patient {
 
     fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
         let this = &mut *self;
+        std::task::ready!(this.poll_replaced(cx))?;
         match Pin::new(&mut this.stream).poll_flush(cx) {
             Poll::Ready(done) => this.went(done),
             Poll::Pending => this.stall(cx),
@@ -180,6 +226,8 @@ impl AsyncWrite for Patient {
     }
 
     fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
-        Pin::new(&mut self.stream).poll_shutdown(cx)
+        let this = &mut *self;
+        std::task::ready!(this.poll_replaced(cx))?;
+        Pin::new(&mut this.stream).poll_shutdown(cx)
     }
 }

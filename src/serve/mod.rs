@@ -25,6 +25,7 @@ mod cancel;
 mod conn;
 mod error;
 mod metrics;
+mod refused;
 mod state;
 mod stream;
 
