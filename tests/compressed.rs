@@ -288,15 +288,9 @@ fn dataset_commands_stream_compressed_input_in_bounded_memory() {
     let plain_path = files.write("big.txt", &plain);
     let zst = files.write("big.txt.zst", &zstd::encode_all(&plain[..], 3).unwrap());
     let run_peak = |args: &[&str]| {
-        let child = Command::new(env!("CARGO_BIN_EXE_sudoku-batch"))
-            .args(args)
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        let (status, peak) = peak_kib(child);
-        assert!(status.success(), "{args:?}");
-        peak
+        let (ok, peak, message) = run_peak_from(args, None);
+        assert!(ok, "{args:?}: {message}");
+        Some(peak)
     };
     let out = |name: &str| files.dir.path().join(name);
     for (input, tag) in [(&plain_path, "plain"), (&zst, "zst")] {

@@ -11,7 +11,7 @@ use std::path::Path;
 use crate::pipeline::chunks::{SliceChunks, StreamChunks};
 use crate::pipeline::input::parquet::{Scratch, Segment};
 use crate::pipeline::input::{
-    detect_layout_as, for_each_record, no_value_record, too_long_record, Choice, Format,
+    detect_layout_as, for_each_record, no_value_record, rows_as_lines, too_long_record, Choice,
     InputError, Layout, Opened, Record, RecordScratch,
 };
 
@@ -71,13 +71,7 @@ pub fn each_record(
             Ok(layout)
         }
         Opened::Parquet { file, pieces } => {
-            let lines = Choice {
-                format: Some(Format::Lines),
-                ..Choice::default()
-            };
-            let mut layout = detect_layout_as(b"", &lines)?;
-            layout.max_record = max_record;
-            layout.every_line = true;
+            let layout = rows_as_lines(max_record)?;
             let mut decoding = Scratch::default();
             for piece in &pieces {
                 if stopped {

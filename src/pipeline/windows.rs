@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use crate::pipeline::chunks::StreamChunks;
 use crate::pipeline::input::parquet::{ParquetFile, Piece, Scratch, Segment};
 use crate::pipeline::input::{
-    detect_layout_as, Choice, Format, InputBytes, InputError, Layout, Opened, Reader,
+    detect_layout_as, rows_as_lines, Choice, InputBytes, InputError, Layout, Opened, Reader,
 };
 
 /// Bytes of a dataset, beginning at a record's line.
@@ -84,21 +84,12 @@ impl Windows {
                     path: path.to_path_buf(),
                 })
             }
-            Opened::Parquet { file, pieces } => {
-                let lines = Choice {
-                    format: Some(Format::Lines),
-                    ..Choice::default()
-                };
-                let mut layout = detect_layout_as(b"", &lines)?;
-                layout.max_record = max_record;
-                layout.every_line = true;
-                Ok(Windows::Parquet {
-                    file: Box::new(file),
-                    pieces,
-                    layout,
-                    path: path.to_path_buf(),
-                })
-            }
+            Opened::Parquet { file, pieces } => Ok(Windows::Parquet {
+                file: Box::new(file),
+                pieces,
+                layout: rows_as_lines(max_record)?,
+                path: path.to_path_buf(),
+            }),
         }
     }
 

@@ -41,6 +41,19 @@ pub fn detect_layout(
     )
 }
 
+/// The layout of rows made lines (a Parquet file's, `puzzle [solution]` a row): every
+/// line a record, none over `max_record` bytes.
+pub fn rows_as_lines(max_record: usize) -> Result<Layout, InputError> {
+    let lines = Choice {
+        format: Some(super::Format::Lines),
+        ..Choice::default()
+    };
+    let mut layout = detect_layout_as(b"", &lines)?;
+    layout.max_record = max_record;
+    layout.every_line = true;
+    Ok(layout)
+}
+
 /// Works out the layout from the start of the data, as the user's `choice` says where
 /// it says anything (a format, a column, a delimiter) and from the data where not.
 pub fn detect_layout_as(head: &[u8], choice: &Choice) -> Result<Layout, InputError> {

@@ -33,7 +33,7 @@ mod parquet_pages;
 
 pub use blocks::BlockError;
 pub use csv::unclosed_quote_line;
-pub use detect::{detect_layout, detect_layout_as};
+pub use detect::{detect_layout, detect_layout_as, rows_as_lines};
 pub use mapping::{cr_to_lf, lone_cr_line_ends, open_file, InputBytes};
 pub use open::{
     is_special, is_stdin, open, open_bytes, open_stream, HowToOpen, OpenError, Opened, Reader,
