@@ -122,6 +122,17 @@ fn triplet(b: &Pencilmarks, cells: [usize; 3], common: CellSet) -> Option<Hint> 
     let [c0, c1, c2] = cells;
     let sees = |a: usize, z: usize| PEER_SETS[a].has(z);
     let (s01, s02, s12) = (sees(c0, c1), sees(c0, c2), sees(c1, c2));
+    // Only an excluder of three values or fewer can be left empty by three values.
+    let mut excluders = [0u16; 81];
+    let mut count = 0;
+    for e in common.iter() {
+        if b.cands[e].count_ones() <= 3 {
+            excluders[count] = b.cands[e];
+            count += 1;
+        }
+    }
+    let excluders = &excluders[..count];
+    let all = [b.cands[c0], b.cands[c1], b.cands[c2]];
     let mut keep = [0u16; 3];
     for v0 in bits(b.cands[c0]) {
         for v1 in bits(b.cands[c1]) {
@@ -133,16 +144,20 @@ fn triplet(b: &Pencilmarks, cells: [usize; 3], common: CellSet) -> Option<Hint> 
                     continue;
                 }
                 let values = 1 << v0 | 1 << v1 | 1 << v2;
-                if common.iter().any(|e| b.cands[e] & !values == 0) {
+                if excluders.iter().any(|&m| m & !values == 0) {
                     continue;
                 }
                 keep[0] |= 1 << v0;
                 keep[1] |= 1 << v1;
                 keep[2] |= 1 << v2;
+                if keep == all {
+                    // Every value takes part in some combination: nothing to remove.
+                    return None;
+                }
             }
         }
     }
-    if (0..3).all(|k| keep[k] == b.cands[cells[k]]) {
+    if keep == all {
         return None;
     }
     let mut h = Hint::new(HintKind::AlignedTripletExclusion, 7.5);

@@ -104,8 +104,9 @@ struct ForcingNode {
 /// One propagation's potentials: the node stored for each, and the on and off nodes
 /// in the order they were added (each list is also the queue of its kind).
 struct PotentialSlot {
-    stamp: Vec<u32>,
-    node: Vec<u32>,
+    /// Per potential: the stamp of the propagation that stored it, and its node, side
+    /// by side so that a look-up reads one cache line.
+    stored: Vec<(u32, u32)>,
     now: u32,
     on: Vec<u32>,
     off: Vec<u32>,
@@ -114,8 +115,7 @@ struct PotentialSlot {
 impl PotentialSlot {
     fn new() -> PotentialSlot {
         PotentialSlot {
-            stamp: vec![0; POTENTIALS],
-            node: vec![NONE; POTENTIALS],
+            stored: vec![(0, NONE); POTENTIALS],
             now: 0,
             // Each candidate is set on, or off, once in a propagation.
             on: Vec::with_capacity(POTENTIALS / 2),
@@ -126,7 +126,7 @@ impl PotentialSlot {
     fn clear(&mut self) {
         self.now = self.now.wrapping_add(1);
         if self.now == 0 {
-            self.stamp.fill(0);
+            self.stored.fill((0, NONE));
             self.now = 1;
         }
         self.on.clear();
@@ -134,12 +134,12 @@ impl PotentialSlot {
     }
 
     fn get(&self, p: u16) -> Option<u32> {
-        (self.stamp[p as usize] == self.now).then(|| self.node[p as usize])
+        let (stamp, node) = self.stored[p as usize];
+        (stamp == self.now).then_some(node)
     }
 
     fn add(&mut self, p: u16, node: u32) {
-        self.stamp[p as usize] = self.now;
-        self.node[p as usize] = node;
+        self.stored[p as usize] = (self.now, node);
         if is_on(p) {
             self.on.push(node);
         } else {
