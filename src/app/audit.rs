@@ -9,7 +9,7 @@ use sha2::{Digest, Sha256};
 
 use crate::reports::audit::hex;
 
-use super::config::{dataset_progress, given, pool, progress_shown};
+use super::config::{given, pool, windows_progress};
 use super::error::{AppError, EXIT_NOT_UNIQUE};
 use super::inputs::{open_dataset, open_dataset_as, windows_error};
 use super::outputs::{write_json_report, written_error};
@@ -18,7 +18,6 @@ use crate::datasets::audit::{audit_windows, AuditOptions, Audited};
 use crate::pipeline::input;
 use crate::pipeline::input::is_stdin;
 use crate::pipeline::output;
-use crate::pipeline::progress::Progress;
 use crate::pipeline::windows::{Window, Windowed, Windows, WindowsError};
 use crate::reports::audit::{utc_now, InputFacts, COMMIT};
 
@@ -42,14 +41,8 @@ pub(super) fn run_audit(args: &AuditArgs) -> Result<ExitCode, AppError> {
             &input::Choice::default(),
         )?);
     }
-    let wholes: Option<u64> = std::iter::once(&main)
-        .chain(&others)
-        .map(|w| w.whole().map(|b| b.len() as u64))
-        .sum();
-    let progress = match wholes {
-        Some(total) => dataset_progress(total, "audit", args.quiet, args.no_progress),
-        None => Progress::counting_bytes("audit", progress_shown(args.quiet, args.no_progress)),
-    };
+    let all: Vec<&Windows> = std::iter::once(&main).chain(&others).collect();
+    let progress = windows_progress(&all, "audit", args.quiet, args.no_progress);
     let grade = args.grade.then(|| super::rating(&args.rating));
     let options = AuditOptions {
         grade,

@@ -73,6 +73,24 @@ pub(super) fn dataset_progress(total: u64, what: &str, quiet: bool, no_progress:
     )
 }
 
+/// The progress bar of datasets read a window at a time: up to their sizes when each is
+/// one window, else a count of the bytes decoded.
+pub(super) fn windows_progress(
+    windows: &[&crate::pipeline::windows::Windows],
+    what: &str,
+    quiet: bool,
+    no_progress: bool,
+) -> Progress {
+    let sizes: Option<u64> = windows
+        .iter()
+        .map(|w| w.whole().map(|b| b.len() as u64))
+        .sum();
+    match sizes {
+        Some(total) => dataset_progress(total, what, quiet, no_progress),
+        None => Progress::counting_bytes(what, progress_shown(quiet, no_progress)),
+    }
+}
+
 /// Writes the report and histogram files asked for, and the summary on stderr.
 /// The outputs named by `out` (with `-o`), as (path, option) pairs for
 /// [`output::check_outputs`].

@@ -1,6 +1,6 @@
 //! The dataset commands (`dedupe`, `split`, `overlap`): records grouped by class.
 
-use super::config::{dataset_progress, given, key_by, pool, progress_shown};
+use super::config::{given, key_by, pool, windows_progress};
 use super::error::{AppError, Usage, EXIT_NOT_UNIQUE};
 use super::inputs::{open_dataset, windows_error, Spool};
 use super::outputs::{write_json_report, written_error, CopyOutput};
@@ -53,7 +53,7 @@ pub(super) fn run_dedupe(args: &cli::DedupeArgs) -> Result<ExitCode, AppError> {
         keep_fields: false,
     };
     let pool = pool(args.input.threads)?;
-    let progress = windows_progress(&windows, "dedupe", args.quiet, args.no_progress);
+    let progress = windows_progress(&[&windows], "dedupe", args.quiet, args.no_progress);
     let mut report = pool
         .install(|| {
             crate::datasets::dedupe::dedupe_windows(
@@ -125,7 +125,7 @@ pub(super) fn run_split(args: &cli::SplitArgs) -> Result<ExitCode, AppError> {
     let mut train = CopyOutput::open(Some(&train_path), &layout, asked)?;
     let mut test = CopyOutput::open(Some(&test_path), &layout, asked)?;
     let pool = pool(args.input.threads)?;
-    let progress = windows_progress(&windows, "split", args.quiet, args.no_progress);
+    let progress = windows_progress(&[&windows], "split", args.quiet, args.no_progress);
     let how = SplitBy {
         by: key_by(args.by),
         fraction: args.fraction,
@@ -217,11 +217,10 @@ pub(super) fn run_overlap(args: &cli::OverlapArgs) -> Result<ExitCode, AppError>
     let mut out = Output::open_as(args.output.as_deref(), encoding)?;
     let pool = pool(args.threads)?;
     let progress = match (train.whole(), test.whole()) {
-        (Some(a), Some(b)) => {
-            let total = (a.len() + b.len()) as u64;
-            dataset_progress(total, "overlap", args.quiet, args.no_progress)
+        (Some(_), Some(_)) => {
+            windows_progress(&[&train, &test], "overlap", args.quiet, args.no_progress)
         }
-        _ => windows_progress(&test, "overlap", args.quiet, args.no_progress),
+        _ => windows_progress(&[&test], "overlap", args.quiet, args.no_progress),
     };
     let report = pool.install(|| {
         crate::datasets::dedupe::overlap(
@@ -259,21 +258,4 @@ fn tabular(asked: Option<cli::TableFormatArg>) -> Option<Tabular> {
         cli::TableFormatArg::Ndjson => Tabular::Ndjson,
         cli::TableFormatArg::Parquet => Tabular::Parquet,
     })
-}
-
-/// The progress bar of a dataset read a window at a time: up to its size when it is
-/// one window, else a count of the bytes decoded.
-fn windows_progress(
-    windows: &crate::pipeline::windows::Windows,
-    what: &str,
-    quiet: bool,
-    no_progress: bool,
-) -> crate::pipeline::progress::Progress {
-    match windows.whole() {
-        Some(bytes) => dataset_progress(bytes.len() as u64, what, quiet, no_progress),
-        None => crate::pipeline::progress::Progress::counting_bytes(
-            what,
-            progress_shown(quiet, no_progress),
-        ),
-    }
 }

@@ -116,15 +116,12 @@ impl Spool {
     /// The stream from its start, named `path`, read as `layout` says.
     pub(super) fn open(&self, path: &Path, layout: &LayoutArgs) -> Result<Windows, AppError> {
         use std::io::{Seek, SeekFrom};
-        let mut file = self.0.try_clone().map_err(|source| InputError::Io {
+        let io = |source| InputError::Io {
             path: path.to_path_buf(),
             source,
-        })?;
-        file.seek(SeekFrom::Start(0))
-            .map_err(|source| InputError::Io {
-                path: path.to_path_buf(),
-                source,
-            })?;
+        };
+        let mut file = self.0.try_clone().map_err(io)?;
+        file.seek(SeekFrom::Start(0)).map_err(io)?;
         let options = input::HowToOpen {
             no_mmap: false,
             member: None,

@@ -123,10 +123,7 @@ impl Windows {
     /// The bytes before the first window (a CSV header and what precedes it).
     pub fn head(&self) -> &[u8] {
         match self {
-            Windows::Whole { bytes, layout } => {
-                let data = bytes.bytes();
-                &data[..layout.data_start.min(data.len())]
-            }
+            Windows::Whole { bytes, layout } => in_memory(bytes, layout).head(),
             Windows::Stream { chunks, .. } => chunks.head(),
             Windows::Parquet { .. } => b"",
         }
@@ -139,15 +136,7 @@ impl Windows {
         mut each: impl FnMut(Window<'_>) -> io::Result<()>,
     ) -> Result<(), WindowsError> {
         match self {
-            Windows::Whole { bytes, layout } => {
-                let data = bytes.bytes();
-                let start = layout.data_start.min(data.len());
-                each(Window {
-                    bytes: &data[start..],
-                    first_line: layout.first_line,
-                })
-                .map_err(WindowsError::Write)
-            }
+            Windows::Whole { bytes, layout } => in_memory(bytes, layout).each_window(&mut each),
             Windows::Stream {
                 chunks,
                 layout,
@@ -184,6 +173,14 @@ impl Windows {
                 path,
             } => parquet_windows((file, pieces, layout, path), &mut each),
         }
+    }
+}
+
+/// A whole input as the one window it is.
+fn in_memory<'a>(bytes: &'a InputBytes, layout: &'a Layout) -> InMemory<'a> {
+    InMemory {
+        bytes: bytes.bytes(),
+        layout,
     }
 }
 
@@ -296,13 +293,20 @@ pub struct InMemory<'a> {
     pub layout: &'a Layout,
 }
 
+impl<'a> InMemory<'a> {
+    /// The bytes before the first record.
+    pub fn head(self) -> &'a [u8] {
+        &self.bytes[..self.layout.data_start.min(self.bytes.len())]
+    }
+}
+
 impl Windowed for InMemory<'_> {
     fn layout(&self) -> &Layout {
         self.layout
     }
 
     fn head(&self) -> &[u8] {
-        &self.bytes[..self.layout.data_start.min(self.bytes.len())]
+        InMemory::head(*self)
     }
 
     fn each_window(

@@ -200,9 +200,15 @@ impl AsyncWrite for Patient {
         let this = &mut *self;
         std::task::ready!(this.poll_replaced(cx))?;
         let total: usize = bufs.iter().map(|b| b.len()).sum();
-        if total <= 256 {
-            let joined: Vec<u8> = bufs.iter().flat_map(|b| b.iter().copied()).collect();
-            if let Some(n) = this.replace(&joined) {
+        if total <= super::refused::LONGEST {
+            // hyper's own answers are short: joined on the stack to be looked at.
+            let mut joined = [0u8; super::refused::LONGEST];
+            let mut at = 0;
+            for b in bufs {
+                joined[at..at + b.len()].copy_from_slice(b);
+                at += b.len();
+            }
+            if let Some(n) = this.replace(&joined[..at]) {
                 return Poll::Ready(Ok(n));
             }
         }

@@ -4,24 +4,27 @@
 //! (431). hyper writes them with an empty body and offers no hook; the connection sees
 //! their bytes go out and gives them the `{"error"}` body every other answer has.
 
+/// The longest answer hyper makes itself (about 100 bytes), with room to spare.
+pub(super) const LONGEST: usize = 256;
+
 /// The answer to write instead of `written`, when `written` is the whole of an answer
 /// hyper made itself: a status line of 4xx or 5xx, then exactly `connection: close`,
 /// `content-length: 0` and a `date` header (the service's answers all carry a content
 /// type and a body, so none is taken for one).
 pub(super) fn with_body(written: &[u8]) -> Option<Vec<u8>> {
-    const LONGEST: usize = 256;
     if written.len() > LONGEST || !written.ends_with(b"\r\n\r\n") {
         return None;
     }
     let text = std::str::from_utf8(written).ok()?;
     let mut lines = text[..text.len() - 4].split("\r\n");
     let status_line = lines.next()?;
-    let rest: Vec<&str> = lines.collect();
-    let [connection, length, date] = rest.as_slice() else {
+    let (Some(connection), Some(length), Some(date), None) =
+        (lines.next(), lines.next(), lines.next(), lines.next())
+    else {
         return None;
     };
-    if *connection != "connection: close"
-        || *length != "content-length: 0"
+    if connection != "connection: close"
+        || length != "content-length: 0"
         || !date.starts_with("date: ")
     {
         return None;
