@@ -874,6 +874,15 @@ fn rating_allocates_nothing_per_puzzle() {
     };
     let mut puzzles = read("se-reference-expert.txt", 120);
     puzzles.extend(read("se-reference-extreme.txt", 30));
+    // Two of the hardest lists' puzzles that take nested forcing chains (ER 10.3 and
+    // 10.1: static chains inside dynamic ones), where the public file is at hand.
+    if let Some(path) = common::public("reference-sets/nested-chains-70.txt") {
+        let text = std::fs::read_to_string(path).unwrap();
+        let records: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+        for n in [43, 61] {
+            puzzles.push(Grid::parse(records[n - 1].as_bytes()).unwrap());
+        }
+    }
     let mut rater = sudoku_batch::engines::explainer::Rater::new();
     let n = allocations(|| {
         for p in &puzzles {

@@ -98,6 +98,40 @@ struct BestChain {
     key: SortKey,
 }
 
+/// Where a search's hints go: the lowest one kept ([`Chains::best`]), or every one
+/// ([`Chains::every`]).
+pub(super) trait Sink {
+    /// The largest complexity a hint rated `base` plus its length bonus, of `kind`, may
+    /// have and still be taken (0 when none can).
+    fn reach(&self, base: f64, kind: u8) -> usize;
+    /// Takes a hint worth giving, of `complexity` and `kind` (2, 3, 4: the X, Y or XY
+    /// pass), found by `chain`.
+    fn offer(&mut self, hint: Hint, complexity: usize, kind: u8, chain: Chain<'_>);
+}
+
+/// The chain of a hint: its nodes from its end back to its start.
+pub(super) struct Chain<'a> {
+    nodes: &'a [ChainNode],
+    end: u32,
+}
+
+impl Chain<'_> {
+    /// The potentials from the end (the hint's target, or a cycle's start reached
+    /// again) back to the start, each with the one before it (`None` at the start).
+    pub fn links(&self) -> impl Iterator<Item = (u16, Option<u16>)> + '_ {
+        let mut node = self.end;
+        std::iter::from_fn(move || {
+            if node == NONE {
+                return None;
+            }
+            let n = self.nodes[node as usize];
+            node = n.parent;
+            let parent = (n.parent != NONE).then(|| self.nodes[n.parent as usize].pot);
+            Some((n.pot, parent))
+        })
+    }
+}
+
 impl BestChain {
     /// True when a hint of this key would replace the best.
     fn beaten_by(&self, key: SortKey) -> bool {
@@ -105,8 +139,10 @@ impl BestChain {
             || key.0 < self.key.0
             || (key.0 == self.key.0 && (key.1, key.2) < (self.key.1, self.key.2))
     }
+}
 
-    fn offer(&mut self, hint: Hint, complexity: usize, kind: u8) {
+impl Sink for BestChain {
+    fn offer(&mut self, hint: Hint, complexity: usize, kind: u8, _: Chain<'_>) {
         let key = (hint.rating, complexity, kind);
         if self.beaten_by(key) {
             self.hint = Some(hint);
@@ -114,8 +150,6 @@ impl BestChain {
         }
     }
 
-    /// The largest complexity a chain rated `base` plus its length bonus may have and
-    /// still replace the best (0 when none can).
     fn reach(&self, base: f64, kind: u8) -> usize {
         if self.hint.is_none() {
             return usize::MAX;
@@ -168,7 +202,7 @@ pub struct Chains {
     near: PotSet,
     /// Whether the Y and XY passes are screened by `reach` and `entered` (off only to
     /// test it).
-    screening: bool,
+    pub(super) screening: bool,
     /// The potentials of the board's candidates.
     active: Vec<u16>,
     /// Potentials expanded since the budget was last read.
@@ -582,7 +616,7 @@ impl Chains {
             self.next_pass();
             let screened = self.screening;
             if screened {
-                self.screen(b, pass);
+                self.screen(b, pass, 0x1ff);
             }
             // A Y-pass search starts in a bivalue cell.
             let starts = if pass == Pass::Y {
@@ -602,10 +636,11 @@ impl Chains {
         best.hint
     }
 
-    /// Works out what each potential reaches over the links of `pass`, and which
-    /// potentials a link leads to (listing every candidate's successors, which the
-    /// searches then reuse).
-    fn screen(&mut self, b: &Pencilmarks, pass: Pass) {
+    /// Works out what each potential of `values` reaches over the links of `pass`,
+    /// and which potentials a link leads to (listing every candidate's successors,
+    /// which the searches then reuse). Only the X pass may leave values out: its links
+    /// never leave a value.
+    fn screen(&mut self, b: &Pencilmarks, pass: Pass, values: u16) {
         self.active.clear();
         self.entered.clear();
         // The Y pass's links lead from bivalue cells to bivalue cells only.
@@ -615,7 +650,7 @@ impl Chains {
             CellSet::ALL
         };
         for cell in cells.iter() {
-            for v in bits(b.cands[cell]) {
+            for v in bits(b.cands[cell] & values) {
                 for on in [false, true] {
                     let p = pot(cell, v, on);
                     self.active.push(p);
@@ -665,7 +700,7 @@ impl Chains {
         v: usize,
         pass: Pass,
         screened: bool,
-        best: &mut BestChain,
+        best: &mut impl Sink,
     ) {
         let (cycle_t, chain_t, cycle_base, chain_base, kind) = match pass {
             Pass::X => (HintKind::XCycle, HintKind::ForcingXChain, 6.5, 6.6, 2),
@@ -687,7 +722,11 @@ impl Chains {
                 let rating = cycle_base + length_bonus(complexity);
                 let h = self.cycle_hint(b, end, cycle_t, rating);
                 if h.is_worth() {
-                    best.offer(h, complexity, kind);
+                    let chain = Chain {
+                        nodes: &self.nodes,
+                        end,
+                    };
+                    best.offer(h, complexity, kind, chain);
                 }
             }
         }
@@ -719,10 +758,68 @@ impl Chains {
                     } else {
                         Hint::placing(chain_t, rating, cell, v + 1)
                     };
-                    best.offer(h, complexity, kind);
+                    let chain = Chain {
+                        nodes: &self.nodes,
+                        end,
+                    };
+                    best.offer(h, complexity, kind, chain);
                 }
             }
         }
+    }
+
+    /// Every static chain hint on the board, offered to `sink` in Sukaku Explainer's
+    /// order of generation: the X, Y and XY passes; in each, cells in order and their
+    /// values ascending; from each start its cycles, then the forcing chains from it
+    /// taken true and false. No chain is cut for its length.
+    ///
+    /// `within`: a board with no static chain hint at all, of which `b` is a part (the
+    /// board of a nested chain's step, `b` its reduced board). An X-pass chain follows
+    /// one value's places, so for a value whose places are those of `within` it is a
+    /// chain there too, and removes nothing there, so nothing here: those values are
+    /// skipped; so is the Y pass when the bivalue cells are those of `within`.
+    pub(super) fn every(
+        &mut self,
+        b: &Pencilmarks,
+        within: Option<&Pencilmarks>,
+        sink: &mut impl Sink,
+    ) {
+        self.holders = b.holders();
+        self.bivalue = b.with_count(2);
+        let (mut x_values, mut y_pass) = (0x1ffu16, true);
+        if let Some(w) = within {
+            let outer = w.holders();
+            x_values = (0..9)
+                .filter(|&v| outer[v] != self.holders[v])
+                .fold(0, |m, v| m | 1 << v);
+            let outer_bivalue = w.with_count(2);
+            y_pass = outer_bivalue != self.bivalue
+                || self.bivalue.iter().any(|c| w.cands[c] != b.cands[c]);
+        }
+        for pass in [Pass::X, Pass::Y, Pass::XY] {
+            let values = if pass == Pass::X { x_values } else { 0x1ff };
+            if values == 0 || (pass == Pass::Y && !y_pass) {
+                continue;
+            }
+            self.next_pass();
+            // The screen skips only searches that find nothing: the sink takes
+            // chains of any length, so none is cut.
+            let screened = self.screening;
+            if screened {
+                self.screen(b, pass, values);
+            }
+            for cell in 0..81 {
+                let count = b.cands[cell].count_ones();
+                if count < 2 || (pass == Pass::Y && count != 2) {
+                    continue;
+                }
+                for v in bits(b.cands[cell] & values) {
+                    self.search_start(b, cell, v, pass, screened, sink);
+                }
+            }
+        }
+        // The X pass's kept results are for the board `best` last saw.
+        self.x_made_for = [None; 9];
     }
 }
 

@@ -1,6 +1,7 @@
 //! Sukaku Explainer's forcing chains past the static ones, its producers
 //! `Chaining(multiple, dynamic, nishio, level)`: Nishio (7.5), multiple (8.0), dynamic
-//! (8.5) and dynamic plus (9.0), each plus the length bonus of its chain's complexity.
+//! (8.5), dynamic plus (9.0) and nested to levels 2 (9.5) and 3 (10.0), each plus the
+//! length bonus of its chain's complexity.
 //!
 //! For every candidate of every cell the search follows what it implies when taken as
 //! true, and (for contradictions and double implications) as false: a propagation. A
@@ -9,7 +10,10 @@
 //! an implied-true candidate found that way also rests on the removals that made it
 //! single ("hidden parents"). Dynamic plus, whenever a propagation stalls, runs the
 //! intersection, hidden and naked pair and X-wing rules on the reduced board, and their
-//! eliminations go on with the removals they rest on as parents.
+//! eliminations go on with the removals they rest on as parents. Nested chains add,
+//! when those find nothing, every static chain (level 2) and then every static multiple
+//! chain (level 3) on the reduced board ([`super::nested`]): their eliminations go on
+//! the same way, each carrying its chain, whose complexity the hint adds once.
 //!
 //! Hints: a contradiction (a candidate implied both true and false), a double
 //! implication (implied the same by a candidate true and false), a region (implied the
@@ -28,7 +32,9 @@
 
 use super::basic::{self, Basis};
 use super::board::{bits, CellSet, Pencilmarks, CELL_REGIONS, REGION_SETS};
+use super::chains::Chains;
 use super::hint::{Hint, HintKind};
+use super::nested::{mix, rule_of, Every, StaticSink, CELL_RULE as INNER_CELL_RULE};
 use super::potential::{cell_of, conjugate, is_on, length_bonus, pot, value_of, POTENTIALS};
 
 /// The producers reproduced here, in Sukaku Explainer's order.
@@ -42,6 +48,12 @@ pub enum ForcingKind {
     Dynamic,
     /// `Chaining(true, true, false, 1)`: dynamic chains with the simple rules inside, 9.0.
     DynamicPlus,
+    /// `Chaining(true, true, false, 2)`: nested forcing chains, with the static chains
+    /// inside as well, 9.5.
+    NestedChains,
+    /// `Chaining(true, true, false, 3)`: nested forcing chains, with the static multiple
+    /// chains inside as well, 10.0.
+    NestedMultiple,
 }
 
 /// What a producer does, from its four arguments.
@@ -61,6 +73,8 @@ impl Mode {
             ForcingKind::Multiple => (true, false, false, 0, 8.0),
             ForcingKind::Dynamic => (true, true, false, 0, 8.5),
             ForcingKind::DynamicPlus => (true, true, false, 1, 9.0),
+            ForcingKind::NestedChains => (true, true, false, 2, 9.5),
+            ForcingKind::NestedMultiple => (true, true, false, 3, 10.0),
         };
         Mode {
             multiple,
@@ -99,6 +113,9 @@ struct ForcingNode {
     pot: u16,
     parents: u32,
     count: u32,
+    /// The nested chain hint that removed it (an index into `Forcing::nested`), or
+    /// `NONE`.
+    nested: u32,
 }
 
 /// One propagation's potentials: the node stored for each, and the on and off nodes
@@ -149,15 +166,20 @@ impl PotentialSlot {
 }
 
 /// The lowest hint so far by (complexity, kind); its rating follows from complexity.
-struct BestForcing {
+/// With `every`, every hint goes there instead (for a rule run inside nested chains).
+struct BestForcing<'e> {
     hint: Option<Hint>,
     complexity: usize,
     kind: u8,
+    every: Option<&'e mut Every>,
 }
 
-impl BestForcing {
+impl BestForcing<'_> {
     /// The largest complexity a hint of `kind` may have and still be kept.
     fn limit(&self, kind: u8) -> usize {
+        if self.every.is_some() {
+            return usize::MAX;
+        }
         match self.hint {
             None => usize::MAX,
             Some(_) if kind < self.kind => self.complexity,
@@ -190,6 +212,25 @@ pub struct Forcing {
     pub work_done: u64,
     /// Expansions after which a search gives up (it then finds nothing).
     pub limit: u64,
+    /// The static chain search run inside nested chains, the multiple chains' buffers
+    /// (for level 3; none in those buffers themselves), and what they find.
+    inner: Chains,
+    multiple: Option<Box<Forcing>>,
+    every: Every,
+    /// Whether the board of the step has no static chain hint (the rater tried the
+    /// static chains there before): the static chains inside nested ones then search
+    /// only what the propagation changed ([`Chains::every`]).
+    pub no_static_chains: bool,
+    /// The nested chain hints used by the current cell's propagations: (signature,
+    /// complexity).
+    nested: Vec<(u64, u32)>,
+    /// The nested hints met by the complexity being counted (their signatures), and
+    /// the sum of their complexities.
+    met: Vec<u64>,
+    met_complexity: usize,
+    /// The rule parents listed so far for one nested hint (a stamp per potential).
+    listed: Vec<u32>,
+    listed_now: u32,
 }
 
 impl Default for Forcing {
@@ -201,9 +242,19 @@ impl Default for Forcing {
 impl Forcing {
     /// Empty buffers, made as large as one cell's propagations fill them (a node per
     /// potential and slot; a cell's or a region's rule gives a node at most 8
-    /// parents), so that rating allocates nothing.
+    /// parents), so that rating allocates nothing; with the buffers of the multiple
+    /// chains run inside nested ones.
     pub fn new() -> Forcing {
         Forcing {
+            multiple: Some(Box::new(Forcing::plain())),
+            ..Forcing::plain()
+        }
+    }
+
+    /// [`Forcing::new`] without the buffers for nested multiple chains.
+    fn plain() -> Forcing {
+        Forcing {
+            multiple: None,
             nodes: Vec::with_capacity(SLOTS * POTENTIALS),
             parents: Vec::with_capacity(8 * SLOTS * POTENTIALS),
             slots: (0..SLOTS).map(|_| PotentialSlot::new()).collect(),
@@ -217,6 +268,14 @@ impl Forcing {
             queue: Vec::with_capacity(POTENTIALS),
             work_done: 0,
             limit: u64::MAX,
+            inner: Chains::new(),
+            every: Every::new(),
+            no_static_chains: false,
+            nested: Vec::with_capacity(4096),
+            met: Vec::with_capacity(64),
+            met_complexity: 0,
+            listed: vec![0; POTENTIALS],
+            listed_now: 0,
         }
     }
 
@@ -226,6 +285,7 @@ impl Forcing {
             pot,
             parents: self.parents.len() as u32,
             count: 0,
+            nested: NONE,
         });
         (self.nodes.len() - 1) as u32
     }
@@ -273,7 +333,7 @@ impl Forcing {
                 if let Some(pair) = self.off_step(s, n, m) {
                     return Some(pair);
                 }
-            } else if m.level == 0 || !self.advanced(s, b) {
+            } else if m.level == 0 || !self.advanced(s, b, m.level) {
                 return None;
             }
         }
@@ -381,13 +441,21 @@ impl Forcing {
     /// The simple rules on the reduced board, for a stalled dynamic plus propagation:
     /// the first rule with a hint that rests on a removal gives its eliminations, each
     /// an off potential whose parents are those removals. True when one was added.
-    fn advanced(&mut self, s: usize, b: &Pencilmarks) -> bool {
+    fn advanced(&mut self, s: usize, b: &Pencilmarks, level: u8) -> bool {
         let reduced = Pencilmarks {
             value: b.value,
             cands: self.work,
         };
         let mut added = false;
-        for rule in 0..4 {
+        let rules = 4 + level.saturating_sub(1).min(2);
+        for rule in 0..rules {
+            if rule >= 4 {
+                let (usable, added) = self.nested_rule(s, &reduced, rule == 5);
+                if usable {
+                    return added;
+                }
+                continue;
+            }
             let mut usable = false;
             let mut visit = |h: &Hint, basis: Basis| {
                 let first = self.parents.len();
@@ -409,6 +477,7 @@ impl Forcing {
                             pot: q,
                             parents: first as u32,
                             count: (self.parents.len() - first) as u32,
+                            nested: NONE,
                         });
                         self.slots[s].add(q, n);
                         added = true;
@@ -427,6 +496,104 @@ impl Forcing {
             }
         }
         added
+    }
+
+    /// The static chains on the reduced board, for a stalled nested propagation whose
+    /// simple rules found nothing: every chain hint, in the order the rule sorts them,
+    /// whose chains rest on a removal gives its eliminations, each an off potential
+    /// whose parents are those removals, and which carries the hint for the complexity.
+    /// True when one was added.
+    fn nested_rule(&mut self, s: usize, reduced: &Pencilmarks, multiple: bool) -> (bool, bool) {
+        self.every.clear(reduced);
+        if multiple {
+            let inner = self
+                .multiple
+                .as_deref_mut()
+                .expect("nested chains of level 3 have the multiple chains' buffers");
+            inner.work_done = 0;
+            inner.limit = self.limit.saturating_sub(self.work_done);
+            inner.search(reduced, ForcingKind::Multiple, Some(&mut self.every));
+            self.work_done += inner.work_done;
+        } else {
+            let before = self.inner.work;
+            let mut sink = StaticSink {
+                every: &mut self.every,
+                holders: self.holders,
+            };
+            let saved = Pencilmarks {
+                value: reduced.value,
+                cands: self.saved,
+            };
+            let within = self.no_static_chains.then_some(&saved);
+            self.inner.every(reduced, within, &mut sink);
+            self.work_done += self.inner.work - before;
+        }
+        self.every.sort();
+        let (mut usable, mut added) = (false, false);
+        for k in 0..self.every.len() {
+            let f = *self.every.get(k);
+            let first = self.parents.len();
+            self.chain_parents(s, &f);
+            if self.parents.len() == first {
+                continue;
+            }
+            usable = true;
+            let id = self.nested.len() as u32;
+            self.nested.push((f.signature, f.complexity));
+            for c in hash_order(&f.elims) {
+                for x in bits(f.elims[c]) {
+                    let q = pot(c, x, false);
+                    if self.slots[s].get(q).is_some() {
+                        continue;
+                    }
+                    let n = self.nodes.len() as u32;
+                    self.nodes.push(ForcingNode {
+                        pot: q,
+                        parents: first as u32,
+                        count: (self.parents.len() - first) as u32,
+                        nested: id,
+                    });
+                    self.slots[s].add(q, n);
+                    added = true;
+                }
+            }
+        }
+        (usable, added)
+    }
+
+    /// Pushes the stored off nodes of the removals a nested chain hint rests on: for
+    /// each "on" potential of its chains, the values removed from its cell (when the
+    /// cell made it true) or the places of its value removed from the region that did,
+    /// each once.
+    fn chain_parents(&mut self, s: usize, f: &super::nested::Found) {
+        self.listed_now = self.listed_now.wrapping_add(1);
+        if self.listed_now == 0 {
+            self.listed.fill(0);
+            self.listed_now = 1;
+        }
+        for i in 0..self.every.links_of(f).len() {
+            let (p, rule) = self.every.links_of(f)[i];
+            let (cell, v) = (cell_of(p), value_of(p));
+            if rule == INNER_CELL_RULE {
+                for w in bits(self.saved[cell] & !self.work[cell]) {
+                    self.rule_parent(s, cell, w);
+                }
+            } else {
+                for c in self.gone(REGION_SETS[rule as usize], v).iter() {
+                    self.rule_parent(s, c, v);
+                }
+            }
+        }
+    }
+
+    /// Pushes the stored off node of removed candidate `(cell, v)` unless listed.
+    fn rule_parent(&mut self, s: usize, cell: usize, v: usize) {
+        let q = pot(cell, v, false);
+        if self.listed[q as usize] != self.listed_now {
+            self.listed[q as usize] = self.listed_now;
+            let off = self.removed(s, cell, v);
+            self.parents.push(off);
+        }
     }
 
     /// The cells of `cells` whose candidate bit `v` the propagation removed.
@@ -503,6 +670,13 @@ impl Forcing {
             }
             self.seen[n.pot as usize] = self.seen_now;
             count += 1;
+            if n.nested != NONE {
+                let (signature, _) = self.nested[n.nested as usize];
+                if !self.met.contains(&signature) {
+                    self.met.push(signature);
+                    self.met_complexity += self.nested[n.nested as usize].1 as usize;
+                }
+            }
             if count > limit {
                 return count;
             }
@@ -516,13 +690,15 @@ impl Forcing {
     /// counts), or `None` when it is above `limit`.
     fn complexity(&mut self, nodes: &[u32], limit: usize) -> Option<usize> {
         let mut total = 0usize;
+        self.met.clear();
+        self.met_complexity = 0;
         for &n in nodes {
-            total += self.ancestors(n, limit.saturating_sub(total));
-            if total > limit {
+            total += self.ancestors(n, limit.saturating_sub(total + self.met_complexity));
+            if total + self.met_complexity > limit {
                 return None;
             }
         }
-        Some(total)
+        Some(total + self.met_complexity)
     }
 
     /// Offers the hint that `target` holds as it is (set its value, or remove it),
@@ -547,11 +723,41 @@ impl Forcing {
             h.elims[cell] = 1 << v;
             h
         };
-        *best = BestForcing {
-            hint: Some(hint),
-            complexity,
-            kind,
-        };
+        if let Some(every) = best.every.as_deref_mut() {
+            let signature = self.chain_links(nodes, every);
+            every.record(&hint, complexity, kind, signature);
+            return;
+        }
+        best.hint = Some(hint);
+        best.complexity = complexity;
+        best.kind = kind;
+    }
+
+    /// Pushes to `every` the "on" potentials of the chains to `targets` (static
+    /// chains: a node has one parent, or none at a start), breadth first from each
+    /// target in turn, each with the rule that made it true; returns a hash of the
+    /// targets and their chains' potentials in that order.
+    fn chain_links(&mut self, targets: &[u32], every: &mut Every) -> u64 {
+        let mut signature = 0xcbf2_9ce4_8422_2325u64;
+        for &t in targets {
+            // A static chain is a path: its breadth-first order is the path's.
+            let mut node = t;
+            loop {
+                let n = self.nodes[node as usize];
+                signature = mix(signature, n.pot as u64);
+                if n.count == 0 {
+                    break;
+                }
+                let parent = self.parents[n.parents as usize];
+                if is_on(n.pot) {
+                    let rule = rule_of(&self.saved_holders, n.pot, self.nodes[parent as usize].pot);
+                    every.push_link(n.pot, rule);
+                }
+                node = parent;
+            }
+            signature = mix(signature, u64::MAX);
+        }
+        signature
     }
 
     /// The potentials implied the same way in every slot of `branches`, in the first
@@ -609,6 +815,17 @@ impl Forcing {
 
     /// The lowest hint of producer `kind` on the board, if any.
     pub fn best(&mut self, b: &Pencilmarks, kind: ForcingKind) -> Option<Hint> {
+        self.search(b, kind, None)
+    }
+
+    /// The lowest hint of producer `kind` on the board, or with `every`, none: every
+    /// hint is recorded there.
+    fn search(
+        &mut self,
+        b: &Pencilmarks,
+        kind: ForcingKind,
+        every: Option<&mut Every>,
+    ) -> Option<Hint> {
         let m = Mode::of(kind);
         self.saved = b.cands;
         self.saved_holders = b.holders();
@@ -616,6 +833,7 @@ impl Forcing {
             hint: None,
             complexity: 0,
             kind: 0,
+            every,
         };
         for cell in 0..81 {
             let count = b.cands[cell].count_ones();
@@ -627,6 +845,7 @@ impl Forcing {
             }
             self.nodes.clear();
             self.parents.clear();
+            self.nested.clear();
             for v in bits(b.cands[cell]) {
                 let on = pot(cell, v, true);
                 let absurd = self.propagate(v, b, on, m);
@@ -659,6 +878,25 @@ impl Forcing {
         }
         best.hint
     }
+}
+
+/// The cells of a nested chain hint's eliminations in hash map order (see
+/// [`elimination_order`]), inserted by cell.
+fn hash_order(elims: &[u16; 81]) -> impl Iterator<Item = usize> {
+    let mut order = Order {
+        cells: [0; 81],
+        len: 0,
+    };
+    for c in (0..81).filter(|&c| elims[c] != 0) {
+        order.cells[order.len] = c as u8;
+        order.len += 1;
+    }
+    let mut size = 16;
+    while order.len * 4 > size * 3 {
+        size *= 2;
+    }
+    order.cells[..order.len].sort_by_key(|&c| c as usize % size);
+    (0..order.len).map(move |i| order.cells[i] as usize)
 }
 
 /// The cells of a hint's eliminations in the order Sukaku Explainer's hash map of them
@@ -704,6 +942,46 @@ fn elimination_order(h: &Hint, basis: Basis) -> Order {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engines::explainer::testing::on_rating_paths;
+
+    #[test]
+    fn every_multiple_chain_hint_is_recorded_and_the_first_is_the_producers() {
+        // On the rater's path through hard references: the multiple chains recorded for
+        // nested chains, sorted, start with the hint the producer itself gives, and
+        // each rests on "on" links of the board.
+        let (mut all, mut best) = (Forcing::new(), Forcing::new());
+        let mut every = Every::new();
+        let (mut boards, mut hints) = (0, 0);
+        on_rating_paths("se-reference-extreme.txt", 6, |puzzle, b| {
+            every.clear(b);
+            all.search(b, ForcingKind::Multiple, Some(&mut every));
+            every.sort();
+            boards += 1;
+            hints += every.len();
+            match best.best(b, ForcingKind::Multiple) {
+                Some(h) => {
+                    let first = every.get(0);
+                    assert_eq!(f64::from_bits(first.rating), h.rating, "{puzzle}");
+                    let mut elims = h.elims;
+                    if let Some((c, v)) = h.place {
+                        elims[c as usize] |= b.cands[c as usize] & !(1 << (v - 1));
+                    }
+                    assert_eq!(first.elims, elims, "{puzzle}");
+                }
+                None => assert_eq!(every.len(), 0, "{puzzle}"),
+            }
+            for k in 0..every.len() {
+                let f = every.get(k);
+                for &(p, _) in every.links_of(f) {
+                    assert!(is_on(p) && b.cands[cell_of(p)] >> value_of(p) & 1 == 1);
+                }
+            }
+        });
+        assert!(
+            boards > 100 && hints > 100,
+            "{boards} boards, {hints} hints"
+        );
+    }
 
     #[test]
     fn eliminations_come_in_hash_map_order() {

@@ -4,9 +4,11 @@
 //! time from the easiest producer again.
 //!
 //! ER is the hardest step's rating, EP the hardest up to the first placement, ED the
-//! first step's. The nested forcing chains past dynamic plus are not reproduced: a
-//! puzzle that needs them, or that spends the rater's budget, ends with lower bounds
-//! (at least the least rating of the step not taken; see [`Rater::floor`]).
+//! first step's. Nested forcing chains are reproduced to level 3 (static chains and
+//! static multiple chains inside dynamic ones, 9.5 and 10.0 plus the length bonus);
+//! level 4 (dynamic chains inside dynamic ones, 10.5 and up) is not: a puzzle that
+//! needs it, or that spends the rater's budget, ends with lower bounds (at least the
+//! least rating of the step not taken; see [`Rater::floor`]).
 
 // CellSet, regions and values are numbered; loops over those numbers read as the spec does.
 #![allow(clippy::needless_range_loop)]
@@ -17,6 +19,7 @@ mod chains;
 mod exclusion;
 mod forcing;
 mod hint;
+mod nested;
 mod potential;
 mod quiet;
 mod reach;
@@ -93,11 +96,13 @@ pub enum Producer {
     Multiple,
     Dynamic,
     DynamicPlus,
+    NestedChains,
+    NestedMultiple,
 }
 
 impl Producer {
     /// Every producer, in order.
-    pub const ORDER: [Producer; 33] = {
+    pub const ORDER: [Producer; 35] = {
         use Producer::*;
         [
             Singles,
@@ -133,12 +138,14 @@ impl Producer {
             Multiple,
             Dynamic,
             DynamicPlus,
+            NestedChains,
+            NestedMultiple,
         ]
     };
 
-    /// The least rating of a step taken by nested forcing chains, past the last
-    /// producer.
-    pub const NESTED_FLOOR: f64 = 9.5;
+    /// The least rating of a step taken by the nested forcing chains not reproduced
+    /// (level 4, dynamic chains inside dynamic ones), past the last producer.
+    pub const NESTED_FLOOR: f64 = 10.5;
 
     /// The least rating of a hint from this producer or any after it, for the
     /// producers that spend the chain budget (static chains on); 0 for the others,
@@ -151,6 +158,8 @@ impl Producer {
             Multiple => 8.0,
             Dynamic => 8.5,
             DynamicPlus => 9.0,
+            NestedChains => 9.5,
+            NestedMultiple => 10.0,
             _ => 0.0,
         }
     }
@@ -279,6 +288,8 @@ impl Rater {
     /// The hint of a forcing chain producer, unless the budget runs out first.
     fn forcing(&mut self, b: &Pencilmarks, kind: forcing::ForcingKind) -> Option<Hint> {
         self.forcing.limit = self.budget.saturating_sub(self.chains.work);
+        // The producers run in order, each only when those before found nothing.
+        self.forcing.no_static_chains = self.rules.has(Producer::StaticChains);
         self.forcing.best(b, kind)
     }
 
@@ -308,7 +319,7 @@ impl Rater {
     /// The least rating of the step [`Rater::next_hint`] last stopped at without a
     /// hint: where the budget ran out, the base rating of that producer or of any after
     /// it (the producers that use the budget come in order of rating); where every
-    /// producer was tried, the nested forcing chains' 9.5.
+    /// producer was tried, the level 4 nested forcing chains' 10.5.
     pub fn floor(&self) -> f64 {
         self.floor
     }
@@ -352,6 +363,8 @@ impl Rater {
             Multiple => self.forcing(b, forcing::ForcingKind::Multiple),
             Dynamic => self.forcing(b, forcing::ForcingKind::Dynamic),
             DynamicPlus => self.forcing(b, forcing::ForcingKind::DynamicPlus),
+            NestedChains => self.forcing(b, forcing::ForcingKind::NestedChains),
+            NestedMultiple => self.forcing(b, forcing::ForcingKind::NestedMultiple),
         }
     }
 
