@@ -200,6 +200,9 @@ pub struct Chains {
     removable: Vec<bool>,
     /// The potentials a source implies within a few links ([`Chains::may_close`]).
     near: PotSet,
+    /// The candidates of the board whose XY-pass links `reach` was last worked out
+    /// for ([`Chains::xy_reach`]).
+    xy_reach_for: Option<[u16; 81]>,
     /// Whether the Y and XY passes are screened by `reach` and `entered` (off only to
     /// test it).
     pub(super) screening: bool,
@@ -241,6 +244,7 @@ impl Chains {
             entered: PotSet::new(),
             near: PotSet::new(),
             removable: Vec::with_capacity(POTENTIALS),
+            xy_reach_for: None,
             screening: true,
             active: Vec::with_capacity(POTENTIALS),
             work: 0,
@@ -617,6 +621,7 @@ impl Chains {
             let screened = self.screening;
             if screened {
                 self.screen(b, pass, 0x1ff);
+                self.xy_reach_for = (pass == Pass::XY).then_some(b.cands);
             }
             // A Y-pass search starts in a bivalue cell.
             let starts = if pass == Pass::Y {
@@ -680,6 +685,13 @@ impl Chains {
         }
         // The closure visits each potential once, as a search expanding it would.
         self.work += self.active.len() as u64;
+    }
+
+    /// What each potential reaches over the links of the XY pass (every link of a
+    /// static propagation) on board `b`, when [`Chains::every`] last worked it out
+    /// for `b`.
+    pub(super) fn xy_reach(&self, b: &Pencilmarks) -> Option<&Reach> {
+        (self.xy_reach_for == Some(b.cands)).then_some(&self.reach)
     }
 
     /// A new pass: successor lists worked out before are stale.
@@ -807,6 +819,9 @@ impl Chains {
             let screened = self.screening;
             if screened {
                 self.screen(b, pass, values);
+                if pass == Pass::XY {
+                    self.xy_reach_for = Some(b.cands);
+                }
             }
             for cell in 0..81 {
                 let count = b.cands[cell].count_ones();

@@ -36,6 +36,7 @@ use super::chains::Chains;
 use super::hint::{Hint, HintKind};
 use super::nested::{mix, rule_of, Every, StaticSink, CELL_RULE as INNER_CELL_RULE};
 use super::potential::{cell_of, conjugate, is_on, length_bonus, pot, value_of, POTENTIALS};
+use super::reach::Reach;
 
 /// The producers reproduced here, in Sukaku Explainer's order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -512,7 +513,10 @@ impl Forcing {
                 .expect("nested chains of level 3 have the multiple chains' buffers");
             inner.work_done = 0;
             inner.limit = self.limit.saturating_sub(self.work_done);
-            inner.search(reduced, ForcingKind::Multiple, Some(&mut self.every));
+            // The static chains just searched this board: what they reach tells which
+            // chains can have anything in common.
+            let reach = self.inner.xy_reach(reduced);
+            inner.search(reduced, ForcingKind::Multiple, Some(&mut self.every), reach);
             self.work_done += inner.work_done;
         } else {
             let before = self.inner.work;
@@ -791,13 +795,20 @@ impl Forcing {
 
     /// The chains of a value's places in the cell's regions, for a region whose first
     /// place is this cell: what every place implies when taken true.
-    fn regions(&mut self, best: &mut BestForcing, b: &Pencilmarks, cell: usize, v: usize, m: Mode) {
+    fn regions(
+        &mut self,
+        best: &mut BestForcing,
+        b: &Pencilmarks,
+        cell: usize,
+        v: usize,
+        m: Mode,
+        reach: Option<&Reach>,
+    ) {
         for r in CELL_REGIONS[cell] {
-            let places = REGION_SETS[r as usize].and(self.saved_holders[v]);
-            let n = places.len();
-            if !(n == 2 || (m.multiple && n > 2)) || places.0.trailing_zeros() as usize != cell {
+            let Some(places) = self.region_chain(cell, v, r as usize, m, reach) else {
                 continue;
-            }
+            };
+            let n = places.len();
             let mut branches = [0usize; 9];
             let mut k = 0;
             for (i, c) in places.iter().enumerate() {
@@ -813,20 +824,55 @@ impl Forcing {
         }
     }
 
+    /// The places of `v` in region `r` when the region's chains are followed from
+    /// `cell` (its first place; two places, or more for multiple chains) and, with
+    /// `reach` (a static search's links), some potential is reachable from every place.
+    fn region_chain(
+        &self,
+        cell: usize,
+        v: usize,
+        r: usize,
+        m: Mode,
+        reach: Option<&Reach>,
+    ) -> Option<CellSet> {
+        let places = REGION_SETS[r].and(self.saved_holders[v]);
+        let n = places.len();
+        if !(n == 2 || (m.multiple && n > 2)) || places.0.trailing_zeros() as usize != cell {
+            return None;
+        }
+        match reach {
+            Some(reach) if !reach.reach_common(places.iter().map(|c| pot(c, v, true))) => None,
+            _ => Some(places),
+        }
+    }
+
     /// The lowest hint of producer `kind` on the board, if any.
     pub fn best(&mut self, b: &Pencilmarks, kind: ForcingKind) -> Option<Hint> {
-        self.search(b, kind, None)
+        self.search(b, kind, None, None)
+    }
+
+    /// [`Forcing::best`] for the static multiple chains, given what each potential
+    /// reaches over the board's static links (the static chains' last screen of it):
+    /// only the cells and regions whose branches can meet are followed.
+    pub(super) fn best_multiple(&mut self, b: &Pencilmarks, reach: Option<&Reach>) -> Option<Hint> {
+        self.search(b, ForcingKind::Multiple, None, reach)
     }
 
     /// The lowest hint of producer `kind` on the board, or with `every`, none: every
     /// hint is recorded there.
+    ///
+    /// `reach`: what each potential reaches over the board's static links, for a static
+    /// producer: a cell's or a region's chains are followed only when some potential is
+    /// reachable from every branch (else nothing is common to them).
     fn search(
         &mut self,
         b: &Pencilmarks,
         kind: ForcingKind,
         every: Option<&mut Every>,
+        reach: Option<&Reach>,
     ) -> Option<Hint> {
         let m = Mode::of(kind);
+        debug_assert!(reach.is_none() || !(m.dynamic || m.nishio));
         self.saved = b.cands;
         self.saved_holders = b.holders();
         let mut best = BestForcing {
@@ -846,8 +892,22 @@ impl Forcing {
             self.nodes.clear();
             self.parents.clear();
             self.nested.clear();
+            let cell_chains = !m.nishio
+                && (count == 2 || m.multiple)
+                && reach.is_none_or(|r| {
+                    r.reach_common(bits(b.cands[cell]).map(|v| pot(cell, v, true)))
+                });
             for v in bits(b.cands[cell]) {
                 let on = pot(cell, v, true);
+                // A static search follows a value only for the chains it starts.
+                if reach.is_some()
+                    && !cell_chains
+                    && CELL_REGIONS[cell]
+                        .iter()
+                        .all(|&r| self.region_chain(cell, v, r as usize, m, reach).is_none())
+                {
+                    continue;
+                }
                 let absurd = self.propagate(v, b, on, m);
                 if let (true, Some((x, y))) = (m.contradictions(), absurd) {
                     self.offer(&mut best, m, on ^ 1, CONTRADICTION, &[x, y]);
@@ -862,10 +922,10 @@ impl Forcing {
                     }
                 }
                 if !m.nishio {
-                    self.regions(&mut best, b, cell, v, m);
+                    self.regions(&mut best, b, cell, v, m, reach);
                 }
             }
-            if !m.nishio && (count == 2 || m.multiple) {
+            if cell_chains {
                 let mut branches = [0usize; 9];
                 for (i, v) in bits(b.cands[cell]).enumerate() {
                     branches[i] = v;
@@ -949,13 +1009,34 @@ mod tests {
         // On the rater's path through hard references: the multiple chains recorded for
         // nested chains, sorted, start with the hint the producer itself gives, and
         // each rests on "on" links of the board.
-        let (mut all, mut best) = (Forcing::new(), Forcing::new());
-        let mut every = Every::new();
+        // Searched only where the static links let branches meet, they are the same.
+        let (mut all, mut best, mut filtered) = (Forcing::new(), Forcing::new(), Forcing::new());
+        let (mut every, mut met) = (Every::new(), Every::new());
+        let mut chains = Chains::new();
         let (mut boards, mut hints) = (0, 0);
         on_rating_paths("se-reference-extreme.txt", 6, |puzzle, b| {
             every.clear(b);
-            all.search(b, ForcingKind::Multiple, Some(&mut every));
+            all.search(b, ForcingKind::Multiple, Some(&mut every), None);
             every.sort();
+            let mut static_hints = Every::new();
+            static_hints.clear(b);
+            let mut sink = StaticSink {
+                every: &mut static_hints,
+                holders: b.holders(),
+            };
+            chains.every(b, None, &mut sink);
+            let reach = chains.xy_reach(b).expect("the XY pass screened");
+            met.clear(b);
+            filtered.search(b, ForcingKind::Multiple, Some(&mut met), Some(reach));
+            met.sort();
+            assert_eq!(met.len(), every.len(), "{puzzle}");
+            for k in 0..every.len() {
+                let (x, y) = (every.get(k), met.get(k));
+                assert_eq!(
+                    (x.elims, x.complexity, x.signature),
+                    (y.elims, y.complexity, y.signature)
+                );
+            }
             boards += 1;
             hints += every.len();
             match best.best(b, ForcingKind::Multiple) {

@@ -127,8 +127,10 @@ impl Reach {
             for &q in &links[pi * stride..pi * stride + lengths[pi] as usize] {
                 let c = self.component[q as usize] as usize;
                 if c != id {
-                    // Completed before this one: it holds all it reaches.
-                    for (w, r) in set.iter_mut().zip(&self.reaches[c]) {
+                    // Completed before this one: it holds all it reaches, components
+                    // completed before it (numbered below it) and itself.
+                    let words = c / 64 + 1;
+                    for (w, r) in set[..words].iter_mut().zip(&self.reaches[c][..words]) {
                         *w |= r;
                     }
                 }
@@ -153,6 +155,22 @@ impl Reach {
     /// The potentials of component `id`.
     pub fn members(&self, id: usize) -> &[u16] {
         &self.members[self.bounds[id] as usize..self.bounds[id + 1] as usize]
+    }
+
+    /// True when some potential is reachable from every one of `from` (all among the
+    /// last computation's nodes; an empty `from` has none).
+    pub fn reach_common(&self, from: impl Iterator<Item = u16>) -> bool {
+        let words = self.components.div_ceil(64);
+        let mut common = [u64::MAX; WORDS];
+        let mut any = false;
+        for p in from {
+            any = true;
+            let row = &self.reaches[self.component[p as usize] as usize];
+            for w in 0..words {
+                common[w] &= row[w];
+            }
+        }
+        any && common[..words].iter().any(|&w| w != 0)
     }
 
     /// True when `to` is reachable from `from` (both among the last computation's
