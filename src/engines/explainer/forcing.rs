@@ -466,24 +466,7 @@ impl Forcing {
                 }
                 usable = true;
                 let order = elimination_order(h, basis);
-                for &c in &order.cells[..order.len] {
-                    let c = c as usize;
-                    for x in bits(h.elims[c]) {
-                        let q = pot(c, x, false);
-                        if self.slots[s].get(q).is_some() {
-                            continue;
-                        }
-                        let n = self.nodes.len() as u32;
-                        self.nodes.push(ForcingNode {
-                            pot: q,
-                            parents: first as u32,
-                            count: (self.parents.len() - first) as u32,
-                            nested: NONE,
-                        });
-                        self.slots[s].add(q, n);
-                        added = true;
-                    }
-                }
+                added |= self.eliminations(s, &order.cells[..order.len], &h.elims, first, NONE);
                 false
             };
             match rule {
@@ -544,25 +527,43 @@ impl Forcing {
             usable = true;
             let id = self.nested.len() as u32;
             self.nested.push((f.signature, f.complexity));
-            for c in hash_order(&f.elims) {
-                for x in bits(f.elims[c]) {
-                    let q = pot(c, x, false);
-                    if self.slots[s].get(q).is_some() {
-                        continue;
-                    }
-                    let n = self.nodes.len() as u32;
-                    self.nodes.push(ForcingNode {
-                        pot: q,
-                        parents: first as u32,
-                        count: (self.parents.len() - first) as u32,
-                        nested: id,
-                    });
-                    self.slots[s].add(q, n);
-                    added = true;
-                }
-            }
+            let order = hash_order(&f.elims);
+            added |= self.eliminations(s, &order.cells[..order.len], &f.elims, first, id);
         }
         (usable, added)
+    }
+
+    /// Adds to slot `s` the off potential of each elimination not stored yet, cells in
+    /// the order given and values ascending, each resting on the parents pushed since
+    /// `first` and carrying nested hint `nested`; true when one was added.
+    fn eliminations(
+        &mut self,
+        s: usize,
+        cells: &[u8],
+        elims: &[u16; 81],
+        first: usize,
+        nested: u32,
+    ) -> bool {
+        let mut added = false;
+        for &c in cells {
+            let c = c as usize;
+            for x in bits(elims[c]) {
+                let q = pot(c, x, false);
+                if self.slots[s].get(q).is_some() {
+                    continue;
+                }
+                let n = self.nodes.len() as u32;
+                self.nodes.push(ForcingNode {
+                    pot: q,
+                    parents: first as u32,
+                    count: (self.parents.len() - first) as u32,
+                    nested,
+                });
+                self.slots[s].add(q, n);
+                added = true;
+            }
+        }
+        added
     }
 
     /// Pushes the stored off nodes of the removals a nested chain hint rests on: for
@@ -942,7 +943,7 @@ impl Forcing {
 
 /// The cells of a nested chain hint's eliminations in hash map order (see
 /// [`elimination_order`]), inserted by cell.
-fn hash_order(elims: &[u16; 81]) -> impl Iterator<Item = usize> {
+fn hash_order(elims: &[u16; 81]) -> Order {
     let mut order = Order {
         cells: [0; 81],
         len: 0,
@@ -951,12 +952,7 @@ fn hash_order(elims: &[u16; 81]) -> impl Iterator<Item = usize> {
         order.cells[order.len] = c as u8;
         order.len += 1;
     }
-    let mut size = 16;
-    while order.len * 4 > size * 3 {
-        size *= 2;
-    }
-    order.cells[..order.len].sort_by_key(|&c| c as usize % size);
-    (0..order.len).map(move |i| order.cells[i] as usize)
+    order.in_buckets()
 }
 
 /// The cells of a hint's eliminations in the order Sukaku Explainer's hash map of them
@@ -965,6 +961,19 @@ fn hash_order(elims: &[u16; 81]) -> impl Iterator<Item = usize> {
 struct Order {
     cells: [u8; 81],
     len: usize,
+}
+
+impl Order {
+    /// The cells in hash map order: by index modulo the table size (16, doubled while
+    /// the map is over three quarters full), those of one bucket in insertion order.
+    fn in_buckets(mut self) -> Order {
+        let mut size = 16;
+        while self.len * 4 > size * 3 {
+            size *= 2;
+        }
+        self.cells[..self.len].sort_by_key(|&c| c as usize % size);
+        self
+    }
 }
 
 fn elimination_order(h: &Hint, basis: Basis) -> Order {
@@ -991,12 +1000,7 @@ fn elimination_order(h: &Hint, basis: Basis) -> Order {
         }
         _ => (0..81).for_each(&mut push),
     }
-    let mut size = 16;
-    while order.len * 4 > size * 3 {
-        size *= 2;
-    }
-    order.cells[..order.len].sort_by_key(|&c| c as usize % size);
-    order
+    order.in_buckets()
 }
 
 #[cfg(test)]
