@@ -36,21 +36,21 @@ const fn bloom_bit(p: u16) -> u64 {
 /// The most successors a potential has: 8 other values of its cell, 20 peers.
 const STRIDE: usize = 32;
 
-/// A set of potentials.
-struct PotSet {
+/// A set of potentials (a stamp per potential, so clearing it is one increment).
+pub(super) struct PotSet {
     stamp: Vec<u32>,
     now: u32,
 }
 
 impl PotSet {
-    fn new() -> PotSet {
+    pub(super) fn new() -> PotSet {
         PotSet {
             stamp: vec![0; POTENTIALS],
             now: 0,
         }
     }
 
-    fn clear(&mut self) {
+    pub(super) fn clear(&mut self) {
         self.now = self.now.wrapping_add(1);
         if self.now == 0 {
             self.stamp.fill(0);
@@ -63,7 +63,7 @@ impl PotSet {
     }
 
     /// Adds `p` unless present; true when added.
-    fn add(&mut self, p: u16) -> bool {
+    pub(super) fn add(&mut self, p: u16) -> bool {
         if self.has(p) {
             return false;
         }

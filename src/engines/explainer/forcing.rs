@@ -32,7 +32,7 @@
 
 use super::basic::{self, Basis};
 use super::board::{bits, CellSet, Pencilmarks, CELL_REGIONS, REGION_SETS};
-use super::chains::Chains;
+use super::chains::{Chains, PotSet};
 use super::hint::{Hint, HintKind};
 use super::nested::{mix, rule_of, Every, StaticSink, CELL_RULE as INNER_CELL_RULE};
 use super::potential::{cell_of, conjugate, is_on, length_bonus, pot, value_of, POTENTIALS};
@@ -229,9 +229,8 @@ pub struct Forcing {
     /// the sum of their complexities.
     met: Vec<u64>,
     met_complexity: usize,
-    /// The rule parents listed so far for one nested hint (a stamp per potential).
-    listed: Vec<u32>,
-    listed_now: u32,
+    /// The rule parents listed so far for one nested hint.
+    listed: PotSet,
 }
 
 impl Default for Forcing {
@@ -275,8 +274,7 @@ impl Forcing {
             nested: Vec::with_capacity(4096),
             met: Vec::with_capacity(64),
             met_complexity: 0,
-            listed: vec![0; POTENTIALS],
-            listed_now: 0,
+            listed: PotSet::new(),
         }
     }
 
@@ -571,11 +569,7 @@ impl Forcing {
     /// cell made it true) or the places of its value removed from the region that did,
     /// each once.
     fn chain_parents(&mut self, s: usize, f: &super::nested::Found) {
-        self.listed_now = self.listed_now.wrapping_add(1);
-        if self.listed_now == 0 {
-            self.listed.fill(0);
-            self.listed_now = 1;
-        }
+        self.listed.clear();
         for i in 0..self.every.links_of(f).len() {
             let (p, rule) = self.every.links_of(f)[i];
             let (cell, v) = (cell_of(p), value_of(p));
@@ -594,8 +588,7 @@ impl Forcing {
     /// Pushes the stored off node of removed candidate `(cell, v)` unless listed.
     fn rule_parent(&mut self, s: usize, cell: usize, v: usize) {
         let q = pot(cell, v, false);
-        if self.listed[q as usize] != self.listed_now {
-            self.listed[q as usize] = self.listed_now;
+        if self.listed.add(q) {
             let off = self.removed(s, cell, v);
             self.parents.push(off);
         }
