@@ -2,9 +2,13 @@
 //! `rating|technique` with the cell placed or the candidates removed, then
 //! `ER/EP/ED`, the layout of `serate --after='%r|%s' --format='%r/%p/%d'`, so that the
 //! two paths can be compared line by line to find the first step where they part.
+//! `level4` adds the nested chains of level 4 to the default rules; `BUDGET=n` sets
+//! the rater's budget. With `SHOW=n`, the board before step n goes to standard error,
+//! first as the 729-character pencilmark line serate reads, then as a grid of
+//! candidates.
 //!
 //! ```sh
-//! cargo run --release --example se_steps -- PUZZLE [bank|se121]
+//! cargo run --release --example se_steps -- PUZZLE [bank|se121|level4]
 //! ```
 
 use sudoku_batch::engines::explainer::{Pencilmarks, Rater, Rules};
@@ -13,15 +17,19 @@ use sudoku_batch::Grid;
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let Some(grid) = args.first().and_then(|p| Grid::parse(p.as_bytes()).ok()) else {
-        eprintln!("usage: se_steps PUZZLE [bank|se121]");
+        eprintln!("usage: se_steps PUZZLE [bank|se121|level4]");
         std::process::exit(2);
     };
     let mut rater = Rater::new();
     rater.rules = match args.get(1).map(String::as_str) {
         Some("bank") => Rules::BANK,
+        Some("level4") => Rules::SUKAKU.with_level4(),
         Some("se121") => Rules::SE121,
         _ => Rules::SUKAKU,
     };
+    if let Some(budget) = std::env::var("BUDGET").ok().and_then(|s| s.parse().ok()) {
+        rater.budget = budget;
+    }
     let mut b = Pencilmarks::new(&grid);
     let show: usize = std::env::var("SHOW")
         .ok()
@@ -31,6 +39,25 @@ fn main() {
     while !b.is_full() {
         step += 1;
         if step == show {
+            // The board as Sukaku Explainer's 729-character pencilmark line, so that
+            // serate can be started from this step.
+            let marks: String = (0..81)
+                .flat_map(|i| {
+                    let set = if b.value[i] != 0 {
+                        1u16 << (b.value[i] - 1)
+                    } else {
+                        b.cands[i]
+                    };
+                    (0..9).map(move |v| {
+                        if set >> v & 1 != 0 {
+                            char::from(b'1' + v as u8)
+                        } else {
+                            '.'
+                        }
+                    })
+                })
+                .collect();
+            eprintln!("{marks}");
             for r in 0..9 {
                 let row: Vec<String> = (0..9)
                     .map(|c| {
@@ -50,7 +77,7 @@ fn main() {
             }
         }
         let Some(h) = rater.next_hint(&b) else {
-            println!("(no step)");
+            println!("(no step: at least {:.1})", rater.floor());
             break;
         };
         let name = |c: usize| format!("r{}c{}", c / 9 + 1, c % 9 + 1);

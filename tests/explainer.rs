@@ -129,6 +129,51 @@ fn nested_chains_rate_as_serate_rates_them() {
     assert!(rated >= 6 && exact + 1 >= rated, "{exact} of {rated} equal");
 }
 
+/// The nested chains of level 4 (`Rules::with_level4`, left out of the named sets)
+/// take record 49 of `../shared/data/reference-sets/nested-chains-70.txt` past the
+/// step where level 3 has nothing (serate rates it past 10.5 and takes more steps
+/// there): a step of at least 10.5, which keeps the solution, where the default rules
+/// stop with a lower bound of 10.5.
+#[test]
+fn level4_takes_the_step_level3_cannot() {
+    let Some(path) = common::public("reference-sets/nested-chains-70.txt") else {
+        return;
+    };
+    let text = std::fs::read_to_string(path).unwrap();
+    let record = text
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .nth(48)
+        .unwrap();
+    let puzzle = Grid::parse(record.as_bytes()).unwrap();
+    let Classification::Unique(solution) = Solver::new().classify(&puzzle) else {
+        panic!("record 49 is not unique");
+    };
+    let keeps = |b: &Pencilmarks| {
+        (0..81).all(|c| {
+            let d = solution.get(c);
+            match b.value[c] {
+                0 => b.cands[c] >> (d - 1) & 1 != 0,
+                v => v == d,
+            }
+        })
+    };
+    let mut level3 = Rater::with(Rules::SUKAKU, 400_000_000);
+    let mut b = Pencilmarks::new(&puzzle);
+    while let Some(h) = level3.next_hint(&b) {
+        h.apply(&mut b);
+        assert!(keeps(&b), "{:?} lost the solution", h.technique);
+    }
+    assert!(
+        !b.is_full() && level3.floor() == 10.5,
+        "level 3 stops, at least 10.5"
+    );
+    let mut level4 = Rater::with(Rules::SUKAKU.with_level4(), 400_000_000);
+    let h = level4.next_hint(&b).expect("a step of level 4");
+    assert!(h.rating >= 10.5, "{h:?}");
+    assert!(h.apply(&mut b) && keeps(&b), "{h:?} keeps the solution");
+}
+
 /// No step of the rater removes a puzzle's solution (its rules as applied to unique
 /// puzzles are sound, quirks included, on these), checked against the solver.
 #[test]

@@ -1,7 +1,7 @@
 //! Sukaku Explainer's forcing chains past the static ones, its producers
 //! `Chaining(multiple, dynamic, nishio, level)`: Nishio (7.5), multiple (8.0), dynamic
-//! (8.5), dynamic plus (9.0) and nested to levels 2 (9.5) and 3 (10.0), each plus the
-//! length bonus of its chain's complexity.
+//! (8.5), dynamic plus (9.0) and nested to levels 2 (9.5), 3 (10.0) and 4 (10.5), each
+//! plus the length bonus of its chain's complexity.
 //!
 //! For every candidate of every cell the search follows what it implies when taken as
 //! true, and (for contradictions and double implications) as false: a propagation. A
@@ -13,7 +13,10 @@
 //! eliminations go on with the removals they rest on as parents. Nested chains add,
 //! when those find nothing, every static chain (level 2) and then every static multiple
 //! chain (level 3) on the reduced board ([`super::nested`]): their eliminations go on
-//! the same way, each carrying its chain, whose complexity the hint adds once.
+//! the same way, each carrying its chain, whose complexity the hint adds once. Level 4
+//! adds instead every dynamic chain of level 0 to 3 (its nesting limit), run by a
+//! second set of these buffers on the reduced board; the "on" potentials of those
+//! chains (every ancestor of their targets) keep the rule that made them true.
 //!
 //! Hints: a contradiction (a candidate implied both true and false), a double
 //! implication (implied the same by a candidate true and false), a region (implied the
@@ -55,6 +58,22 @@ pub enum ForcingKind {
     /// `Chaining(true, true, false, 3)`: nested forcing chains, with the static multiple
     /// chains inside as well, 10.0.
     NestedMultiple,
+    /// `Chaining(true, true, false, 4)` with nesting limit 0 to 3: nested forcing
+    /// chains with, instead of the static ones, the dynamic chains of level 0 to 3
+    /// inside, 10.5.
+    NestedDynamic(u8),
+}
+
+impl ForcingKind {
+    /// The producer of dynamic chains at `level` (0 to 3).
+    fn dynamic_at(level: u8) -> ForcingKind {
+        match level {
+            0 => ForcingKind::Dynamic,
+            1 => ForcingKind::DynamicPlus,
+            2 => ForcingKind::NestedChains,
+            _ => ForcingKind::NestedMultiple,
+        }
+    }
 }
 
 /// What a producer does, from its four arguments.
@@ -64,11 +83,14 @@ struct Mode {
     dynamic: bool,
     nishio: bool,
     level: u8,
+    /// At level 4: the level of the dynamic chains run inside.
+    nesting: u8,
     base: f64,
 }
 
 impl Mode {
     fn of(kind: ForcingKind) -> Mode {
+        let mut nesting = 0;
         let (multiple, dynamic, nishio, level, base) = match kind {
             ForcingKind::Nishio => (false, true, true, 0, 7.5),
             ForcingKind::Multiple => (true, false, false, 0, 8.0),
@@ -76,12 +98,17 @@ impl Mode {
             ForcingKind::DynamicPlus => (true, true, false, 1, 9.0),
             ForcingKind::NestedChains => (true, true, false, 2, 9.5),
             ForcingKind::NestedMultiple => (true, true, false, 3, 10.0),
+            ForcingKind::NestedDynamic(limit) => {
+                nesting = limit.min(3);
+                (true, true, false, 4, 10.5)
+            }
         };
         Mode {
             multiple,
             dynamic,
             nishio,
             level,
+            nesting,
             base,
         }
     }
@@ -117,6 +144,9 @@ struct ForcingNode {
     /// The nested chain hint that removed it (an index into `Forcing::nested`), or
     /// `NONE`.
     nested: u32,
+    /// For an "on" potential implied by an off one: the rule that made it true (its
+    /// cell, `CELL_RULE`, or a region's number), else `NO_RULE`.
+    rule: u8,
 }
 
 /// One propagation's potentials: the node stored for each, and the on and off nodes
@@ -192,6 +222,8 @@ impl BestForcing<'_> {
 /// Why a generated implication holds, for its hidden parents: a cell's last two
 /// values, or a value's last two places in a region.
 const CELL_RULE: u8 = u8::MAX;
+/// The rule of a node not made true by an implication.
+const NO_RULE: u8 = u8::MAX - 1;
 
 /// The buffers of the forcing chain producers, reused from step to step.
 pub struct Forcing {
@@ -217,6 +249,9 @@ pub struct Forcing {
     /// (for level 3; none in those buffers themselves), and what they find.
     inner: Chains,
     multiple: Option<Box<Forcing>>,
+    /// The buffers of the dynamic chains run inside level 4 (none in those buffers
+    /// themselves).
+    dynamic: Option<Box<Forcing>>,
     every: Every,
     /// Whether the board of the step has no static chain hint (the rater tried the
     /// static chains there before): the static chains inside nested ones then search
@@ -251,10 +286,19 @@ impl Forcing {
         }
     }
 
-    /// [`Forcing::new`] without the buffers for nested multiple chains.
+    /// Adds the buffers of the dynamic chains run inside level 4 (about 3 MB), unless
+    /// there: once, before the first search of that level.
+    pub fn prepare_level4(&mut self) {
+        if self.dynamic.is_none() {
+            self.dynamic = Some(Box::new(Forcing::new()));
+        }
+    }
+
+    /// [`Forcing::new`] without the buffers for nested multiple or dynamic chains.
     fn plain() -> Forcing {
         Forcing {
             multiple: None,
+            dynamic: None,
             nodes: Vec::with_capacity(SLOTS * POTENTIALS),
             parents: Vec::with_capacity(8 * SLOTS * POTENTIALS),
             slots: (0..SLOTS).map(|_| PotentialSlot::new()).collect(),
@@ -285,6 +329,7 @@ impl Forcing {
             parents: self.parents.len() as u32,
             count: 0,
             nested: NONE,
+            rule: NO_RULE,
         });
         (self.nodes.len() - 1) as u32
     }
@@ -332,7 +377,7 @@ impl Forcing {
                 if let Some(pair) = self.off_step(s, n, m) {
                     return Some(pair);
                 }
-            } else if m.level == 0 || !self.advanced(s, b, m.level) {
+            } else if m.level == 0 || !self.advanced(s, b, m.level, m.nesting) {
                 return None;
             }
         }
@@ -406,6 +451,7 @@ impl Forcing {
                 continue;
             }
             let on = self.child(q, n);
+            self.nodes[on as usize].rule = rule;
             if m.dynamic {
                 self.hidden_parents(s, on, cell, v, rule);
             }
@@ -440,16 +486,23 @@ impl Forcing {
     /// The simple rules on the reduced board, for a stalled dynamic plus propagation:
     /// the first rule with a hint that rests on a removal gives its eliminations, each
     /// an off potential whose parents are those removals. True when one was added.
-    fn advanced(&mut self, s: usize, b: &Pencilmarks, level: u8) -> bool {
+    fn advanced(&mut self, s: usize, b: &Pencilmarks, level: u8, nesting: u8) -> bool {
         let reduced = Pencilmarks {
             value: b.value,
             cands: self.work,
         };
         let mut added = false;
-        let rules = 4 + level.saturating_sub(1).min(2);
-        for rule in 0..rules {
+        // The simple rules (0-3), then the static chains (4) and the static multiple
+        // chains (5) at levels 2 and 3, or the dynamic chains (6) at level 4.
+        let nested: &[u8] = match level {
+            1 => &[],
+            2 => &[4],
+            3 => &[4, 5],
+            _ => &[6],
+        };
+        for &rule in [0, 1, 2, 3].iter().chain(nested) {
             if rule >= 4 {
-                let (usable, added) = self.nested_rule(s, &reduced, rule == 5);
+                let (usable, added) = self.nested_rule(s, &reduced, rule, nesting);
                 if usable {
                     return added;
                 }
@@ -480,14 +533,33 @@ impl Forcing {
         added
     }
 
-    /// The static chains on the reduced board, for a stalled nested propagation whose
-    /// simple rules found nothing: every chain hint, in the order the rule sorts them,
+    /// The chains of `rule` on the reduced board (4: static, 5: static multiple, 6:
+    /// dynamic at level `nesting`), for a stalled nested propagation whose simple
+    /// rules found nothing: every chain hint, in the order the rule sorts them,
     /// whose chains rest on a removal gives its eliminations, each an off potential
     /// whose parents are those removals, and which carries the hint for the complexity.
     /// True when one was added.
-    fn nested_rule(&mut self, s: usize, reduced: &Pencilmarks, multiple: bool) -> (bool, bool) {
+    fn nested_rule(
+        &mut self,
+        s: usize,
+        reduced: &Pencilmarks,
+        rule: u8,
+        nesting: u8,
+    ) -> (bool, bool) {
         self.every.clear(reduced);
-        if multiple {
+        if rule == 6 {
+            let inner = self
+                .dynamic
+                .as_deref_mut()
+                .expect("the level 4 buffers are prepared before its search");
+            inner.work_done = 0;
+            inner.limit = self.limit.saturating_sub(self.work_done);
+            // The reduced board may hold static chains the step's board did not.
+            inner.no_static_chains = false;
+            let kind = ForcingKind::dynamic_at(nesting);
+            inner.search(reduced, kind, Some(&mut self.every), None);
+            self.work_done += inner.work_done;
+        } else if rule == 5 {
             let inner = self
                 .multiple
                 .as_deref_mut()
@@ -556,6 +628,7 @@ impl Forcing {
                     parents: first as u32,
                     count: (self.parents.len() - first) as u32,
                     nested,
+                    rule: NO_RULE,
                 });
                 self.slots[s].add(q, n);
                 added = true;
@@ -722,7 +795,11 @@ impl Forcing {
             h
         };
         if let Some(every) = best.every.as_deref_mut() {
-            let signature = self.chain_links(nodes, every);
+            let signature = if m.dynamic {
+                self.dynamic_links(nodes, every)
+            } else {
+                self.chain_links(nodes, every)
+            };
             every.record(&hint, complexity, kind, signature);
             return;
         }
@@ -752,6 +829,39 @@ impl Forcing {
                     every.push_link(n.pot, rule);
                 }
                 node = parent;
+            }
+            signature = mix(signature, u64::MAX);
+        }
+        signature
+    }
+
+    /// [`Forcing::chain_links`] for dynamic chains, whose nodes have several parents:
+    /// every ancestor of the targets, breadth first from each target in turn, each
+    /// potential once.
+    fn dynamic_links(&mut self, targets: &[u32], every: &mut Every) -> u64 {
+        let mut signature = 0xcbf2_9ce4_8422_2325u64;
+        self.seen_now = self.seen_now.wrapping_add(1);
+        if self.seen_now == 0 {
+            self.seen.fill(0);
+            self.seen_now = 1;
+        }
+        for &t in targets {
+            self.queue.clear();
+            self.queue.push(t);
+            let mut i = 0;
+            while i < self.queue.len() {
+                let n = self.nodes[self.queue[i] as usize];
+                i += 1;
+                if self.seen[n.pot as usize] == self.seen_now {
+                    continue;
+                }
+                self.seen[n.pot as usize] = self.seen_now;
+                signature = mix(signature, n.pot as u64);
+                if n.rule != NO_RULE {
+                    every.push_link(n.pot, n.rule);
+                }
+                let (from, to) = (n.parents as usize, (n.parents + n.count) as usize);
+                self.queue.extend_from_slice(&self.parents[from..to]);
             }
             signature = mix(signature, u64::MAX);
         }

@@ -5,10 +5,12 @@
 //!
 //! ER is the hardest step's rating, EP the hardest up to the first placement, ED the
 //! first step's. Nested forcing chains are reproduced to level 3 (static chains and
-//! static multiple chains inside dynamic ones, 9.5 and 10.0 plus the length bonus);
-//! level 4 (dynamic chains inside dynamic ones, 10.5 and up) is not: a puzzle that
-//! needs it, or that spends the rater's budget, ends with lower bounds (at least the
-//! least rating of the step not taken; see [`Rater::floor`]).
+//! static multiple chains inside dynamic ones, 9.5 and 10.0 plus the length bonus).
+//! Level 4 (dynamic chains inside dynamic ones, 10.5 and up) is built but left out of
+//! the named rule sets ([`Rules::with_level4`]): it does not yet give Sukaku
+//! Explainer's ratings. A puzzle that needs it, or that spends the rater's budget,
+//! ends with lower bounds (at least the least rating of the step not taken; see
+//! [`Rater::floor`]).
 
 // CellSet, regions and values are numbered; loops over those numbers read as the spec does.
 #![allow(clippy::needless_range_loop)]
@@ -98,11 +100,19 @@ pub enum Producer {
     DynamicPlus,
     NestedChains,
     NestedMultiple,
+    /// Level 4 with nesting limit 0: dynamic forcing chains inside.
+    NestedDynamic,
+    /// Level 4 with nesting limit 1: dynamic plus forcing chains inside.
+    NestedDynamicPlus,
+    /// Level 4 with nesting limit 2: nested forcing chains of level 2 inside.
+    NestedNestedChains,
+    /// Level 4 with nesting limit 3: nested forcing chains of level 3 inside.
+    NestedNestedMultiple,
 }
 
 impl Producer {
     /// Every producer, in order.
-    pub const ORDER: [Producer; 35] = {
+    pub const ORDER: [Producer; 39] = {
         use Producer::*;
         [
             Singles,
@@ -140,12 +150,20 @@ impl Producer {
             DynamicPlus,
             NestedChains,
             NestedMultiple,
+            NestedDynamic,
+            NestedDynamicPlus,
+            NestedNestedChains,
+            NestedNestedMultiple,
         ]
     };
 
-    /// The least rating of a step taken by the nested forcing chains not reproduced
-    /// (level 4, dynamic chains inside dynamic ones), past the last producer.
+    /// The least rating of a step taken by the nested forcing chains of level 4 (dynamic
+    /// chains inside dynamic ones), when the rules leave them out.
     pub const NESTED_FLOOR: f64 = 10.5;
+
+    /// Sukaku Explainer's rating of a puzzle no producer has a step for ("beyond
+    /// solver").
+    pub const BEYOND: f64 = 20.0;
 
     /// The least rating of a hint from this producer or any after it, for the
     /// producers that spend the chain budget (static chains on); 0 for the others,
@@ -160,6 +178,7 @@ impl Producer {
             DynamicPlus => 9.0,
             NestedChains => 9.5,
             NestedMultiple => 10.0,
+            NestedDynamic | NestedDynamicPlus | NestedNestedChains | NestedNestedMultiple => 10.5,
             _ => 0.0,
         }
     }
@@ -173,11 +192,16 @@ pub struct Rules {
 }
 
 impl Rules {
-    /// Sukaku Explainer's default set (v1.18.1, `serate` with no options).
+    /// Sukaku Explainer's default set (v1.18.1, `serate` with no options), less the
+    /// nested forcing chains of level 4 (see [`Rules::with_level4`]).
     pub const SUKAKU: Rules = Rules {
         producers: (1 << Producer::ORDER.len()) - 1,
         bank_links: false,
-    };
+    }
+    .without(Producer::NestedDynamic)
+    .without(Producer::NestedDynamicPlus)
+    .without(Producer::NestedNestedChains)
+    .without(Producer::NestedNestedMultiple);
 
     /// The Sudoku Exchange puzzle bank's version, as its ratings show it: Sukaku
     /// Explainer's default set before 4 strong links and the UVWXYZ- and TUVWXYZ-Wings
@@ -217,6 +241,26 @@ impl Rules {
             .map(|&(_, r)| r)
     }
 
+    /// The set with the nested forcing chains of level 4 (dynamic chains of levels 0
+    /// to 3 inside dynamic ones, 10.5 and up). Not in the named sets: built from
+    /// Sukaku Explainer's documented behaviour, they do not yet give its ratings (see
+    /// `docs/making-and-rating.md`), and a step of them takes seconds.
+    pub const fn with_level4(self) -> Rules {
+        let level4 = [
+            Producer::NestedDynamic,
+            Producer::NestedDynamicPlus,
+            Producer::NestedNestedChains,
+            Producer::NestedNestedMultiple,
+        ];
+        let mut producers = self.producers;
+        let mut i = 0;
+        while i < level4.len() {
+            producers |= 1 << level4[i] as u32;
+            i += 1;
+        }
+        Rules { producers, ..self }
+    }
+
     /// The set without `p`.
     pub const fn without(self, p: Producer) -> Rules {
         Rules {
@@ -242,8 +286,8 @@ pub struct Rater {
     /// The most chain potentials one puzzle may expand before it is given up on.
     pub budget: u64,
     /// When [`Rater::next_hint`] last found nothing: the least rating the step it
-    /// stopped at can have (the base rating of the producer it stopped in, or of the
-    /// nested chains past the last one).
+    /// stopped at can have (the base rating of the producer it stopped in, or of what
+    /// comes past the last one).
     floor: f64,
 }
 
@@ -290,6 +334,9 @@ impl Rater {
         self.forcing.limit = self.budget.saturating_sub(self.chains.work);
         // The producers run in order, each only when those before found nothing.
         self.forcing.no_static_chains = self.rules.has(Producer::StaticChains);
+        if let forcing::ForcingKind::NestedDynamic(_) = kind {
+            self.forcing.prepare_level4();
+        }
         if kind == forcing::ForcingKind::Multiple {
             return self.forcing.best_multiple(b, self.chains.xy_reach(b));
         }
@@ -315,14 +362,19 @@ impl Rater {
                 return hint;
             }
         }
-        self.floor = Producer::NESTED_FLOOR;
+        self.floor = if self.rules.has(Producer::NestedNestedMultiple) {
+            Producer::BEYOND
+        } else {
+            Producer::NESTED_FLOOR
+        };
         None
     }
 
     /// The least rating of the step [`Rater::next_hint`] last stopped at without a
     /// hint: where the budget ran out, the base rating of that producer or of any after
     /// it (the producers that use the budget come in order of rating); where every
-    /// producer was tried, the level 4 nested forcing chains' 10.5.
+    /// producer was tried, 10.5 when the rules leave out the nested chains of level 4,
+    /// else Sukaku Explainer's 20.0 for a puzzle beyond its techniques.
     pub fn floor(&self) -> f64 {
         self.floor
     }
@@ -368,6 +420,10 @@ impl Rater {
             DynamicPlus => self.forcing(b, forcing::ForcingKind::DynamicPlus),
             NestedChains => self.forcing(b, forcing::ForcingKind::NestedChains),
             NestedMultiple => self.forcing(b, forcing::ForcingKind::NestedMultiple),
+            NestedDynamic => self.forcing(b, forcing::ForcingKind::NestedDynamic(0)),
+            NestedDynamicPlus => self.forcing(b, forcing::ForcingKind::NestedDynamic(1)),
+            NestedNestedChains => self.forcing(b, forcing::ForcingKind::NestedDynamic(2)),
+            NestedNestedMultiple => self.forcing(b, forcing::ForcingKind::NestedDynamic(3)),
         }
     }
 
