@@ -225,6 +225,11 @@ const CELL_RULE: u8 = u8::MAX;
 /// The rule of a node not made true by an implication.
 const NO_RULE: u8 = u8::MAX - 1;
 
+/// The chaining rules run inside nested chains, after the four simple rules (0-3).
+const STATIC_CHAINS: u8 = 4;
+const MULTIPLE_CHAINS: u8 = 5;
+const DYNAMIC_CHAINS: u8 = 6;
+
 /// The buffers of the forcing chain producers, reused from step to step.
 pub struct Forcing {
     nodes: Vec<ForcingNode>,
@@ -492,16 +497,16 @@ impl Forcing {
             cands: self.work,
         };
         let mut added = false;
-        // The simple rules (0-3), then the static chains (4) and the static multiple
-        // chains (5) at levels 2 and 3, or the dynamic chains (6) at level 4.
+        // The simple rules (0-3), then the static chains and the static multiple chains
+        // at levels 2 and 3, or the dynamic chains at level 4.
         let nested: &[u8] = match level {
             1 => &[],
-            2 => &[4],
-            3 => &[4, 5],
-            _ => &[6],
+            2 => &[STATIC_CHAINS],
+            3 => &[STATIC_CHAINS, MULTIPLE_CHAINS],
+            _ => &[DYNAMIC_CHAINS],
         };
         for &rule in [0, 1, 2, 3].iter().chain(nested) {
-            if rule >= 4 {
+            if rule >= STATIC_CHAINS {
                 let (usable, added) = self.nested_rule(s, &reduced, rule, nesting);
                 if usable {
                     return added;
@@ -533,12 +538,12 @@ impl Forcing {
         added
     }
 
-    /// The chains of `rule` on the reduced board (4: static, 5: static multiple, 6:
-    /// dynamic at level `nesting`), for a stalled nested propagation whose simple
-    /// rules found nothing: every chain hint, in the order the rule sorts them,
-    /// whose chains rest on a removal gives its eliminations, each an off potential
-    /// whose parents are those removals, and which carries the hint for the complexity.
-    /// True when one was added.
+    /// The chains of `rule` on the reduced board (the static ones, the static multiple
+    /// ones, or the dynamic ones of level `nesting`), for a stalled nested propagation
+    /// whose simple rules found nothing: every chain hint, in the order the rule sorts
+    /// them, whose chains rest on a removal gives its eliminations, each an off
+    /// potential whose parents are those removals, and which carries the hint for the
+    /// complexity. Returns (whether one was usable, whether one was added).
     fn nested_rule(
         &mut self,
         s: usize,
@@ -547,7 +552,7 @@ impl Forcing {
         nesting: u8,
     ) -> (bool, bool) {
         self.every.clear(reduced);
-        if rule == 6 {
+        if rule == DYNAMIC_CHAINS {
             let inner = self
                 .dynamic
                 .as_deref_mut()
@@ -559,7 +564,7 @@ impl Forcing {
             let kind = ForcingKind::dynamic_at(nesting);
             inner.search(reduced, kind, Some(&mut self.every), None);
             self.work_done += inner.work_done;
-        } else if rule == 5 {
+        } else if rule == MULTIPLE_CHAINS {
             let inner = self
                 .multiple
                 .as_deref_mut()
