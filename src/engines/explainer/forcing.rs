@@ -726,25 +726,39 @@ impl Forcing {
         }
     }
 
-    /// The number of distinct potentials among `node` and all its ancestors, or
-    /// `limit + 1` as soon as that is passed.
-    fn ancestors(&mut self, node: u32, limit: usize) -> usize {
+    /// Starts a breadth-first walk: no potential visited yet.
+    fn new_visit(&mut self) {
         self.seen_now = self.seen_now.wrapping_add(1);
         if self.seen_now == 0 {
             self.seen.fill(0);
             self.seen_now = 1;
         }
+    }
+
+    /// `node`, unless its potential was visited already in this walk (it is now).
+    fn first_visit(&mut self, node: u32) -> Option<ForcingNode> {
+        let n = self.nodes[node as usize];
+        let seen = &mut self.seen[n.pot as usize];
+        if *seen == self.seen_now {
+            return None;
+        }
+        *seen = self.seen_now;
+        Some(n)
+    }
+
+    /// The number of distinct potentials among `node` and all its ancestors, or
+    /// `limit + 1` as soon as that is passed.
+    fn ancestors(&mut self, node: u32, limit: usize) -> usize {
+        self.new_visit();
         self.queue.clear();
         self.queue.push(node);
         let mut count = 0;
         let mut i = 0;
         while i < self.queue.len() {
-            let n = self.nodes[self.queue[i] as usize];
             i += 1;
-            if self.seen[n.pot as usize] == self.seen_now {
+            let Some(n) = self.first_visit(self.queue[i - 1]) else {
                 continue;
-            }
-            self.seen[n.pot as usize] = self.seen_now;
+            };
             count += 1;
             if n.nested != NONE {
                 let (signature, _) = self.nested[n.nested as usize];
@@ -845,22 +859,16 @@ impl Forcing {
     /// potential once.
     fn dynamic_links(&mut self, targets: &[u32], every: &mut Every) -> u64 {
         let mut signature = 0xcbf2_9ce4_8422_2325u64;
-        self.seen_now = self.seen_now.wrapping_add(1);
-        if self.seen_now == 0 {
-            self.seen.fill(0);
-            self.seen_now = 1;
-        }
+        self.new_visit();
         for &t in targets {
             self.queue.clear();
             self.queue.push(t);
             let mut i = 0;
             while i < self.queue.len() {
-                let n = self.nodes[self.queue[i] as usize];
                 i += 1;
-                if self.seen[n.pot as usize] == self.seen_now {
+                let Some(n) = self.first_visit(self.queue[i - 1]) else {
                     continue;
-                }
-                self.seen[n.pot as usize] = self.seen_now;
+                };
                 signature = mix(signature, n.pot as u64);
                 if n.rule != NO_RULE {
                     every.push_link(n.pot, n.rule);
