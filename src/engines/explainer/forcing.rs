@@ -552,29 +552,24 @@ impl Forcing {
         nesting: u8,
     ) -> (bool, bool) {
         self.every.clear(reduced);
-        if rule == DYNAMIC_CHAINS {
-            let inner = self
-                .dynamic
-                .as_deref_mut()
-                .expect("the level 4 buffers are prepared before its search");
+        if rule != STATIC_CHAINS {
+            let (inner, kind, reach) = if rule == DYNAMIC_CHAINS {
+                let inner = self.dynamic.as_deref_mut();
+                let inner = inner.expect("the level 4 buffers are prepared before its search");
+                // The reduced board may hold static chains the step's board did not.
+                inner.no_static_chains = false;
+                (inner, ForcingKind::dynamic_at(nesting), None)
+            } else {
+                let inner = self.multiple.as_deref_mut();
+                let inner =
+                    inner.expect("nested chains of level 3 have the multiple chains' buffers");
+                // The static chains just searched this board: what they reach tells
+                // which chains can have anything in common.
+                (inner, ForcingKind::Multiple, self.inner.xy_reach(reduced))
+            };
             inner.work_done = 0;
             inner.limit = self.limit.saturating_sub(self.work_done);
-            // The reduced board may hold static chains the step's board did not.
-            inner.no_static_chains = false;
-            let kind = ForcingKind::dynamic_at(nesting);
-            inner.search(reduced, kind, Some(&mut self.every), None);
-            self.work_done += inner.work_done;
-        } else if rule == MULTIPLE_CHAINS {
-            let inner = self
-                .multiple
-                .as_deref_mut()
-                .expect("nested chains of level 3 have the multiple chains' buffers");
-            inner.work_done = 0;
-            inner.limit = self.limit.saturating_sub(self.work_done);
-            // The static chains just searched this board: what they reach tells which
-            // chains can have anything in common.
-            let reach = self.inner.xy_reach(reduced);
-            inner.search(reduced, ForcingKind::Multiple, Some(&mut self.every), reach);
+            inner.search(reduced, kind, Some(&mut self.every), reach);
             self.work_done += inner.work_done;
         } else {
             let before = self.inner.work;
