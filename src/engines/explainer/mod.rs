@@ -184,6 +184,12 @@ impl Producer {
     }
 }
 
+// `Rules::LEVEL4` takes the level 4 producers to be the last four.
+const _: () = assert!(
+    Producer::NestedDynamic as usize == Producer::ORDER.len() - 4
+        && Producer::NestedNestedMultiple as usize == Producer::ORDER.len() - 1
+);
+
 /// What a rating may use: a set of producers, and which version's strong-link ratings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Rules {
@@ -195,13 +201,12 @@ impl Rules {
     /// Sukaku Explainer's default set (v1.18.1, `serate` with no options), less the
     /// nested forcing chains of level 4 (see [`Rules::with_level4`]).
     pub const SUKAKU: Rules = Rules {
-        producers: (1 << Producer::ORDER.len()) - 1,
+        producers: ((1 << Producer::ORDER.len()) - 1) & !Rules::LEVEL4,
         bank_links: false,
-    }
-    .without(Producer::NestedDynamic)
-    .without(Producer::NestedDynamicPlus)
-    .without(Producer::NestedNestedChains)
-    .without(Producer::NestedNestedMultiple);
+    };
+
+    /// The nested forcing chains of level 4, the last four producers.
+    const LEVEL4: u64 = 0b1111 << (Producer::ORDER.len() - 4);
 
     /// The Sudoku Exchange puzzle bank's version, as its ratings show it: Sukaku
     /// Explainer's default set before 4 strong links and the UVWXYZ- and TUVWXYZ-Wings
@@ -246,19 +251,10 @@ impl Rules {
     /// Sukaku Explainer's documented behaviour, they do not yet give its ratings (see
     /// `docs/making-and-rating.md`), and a step of them takes seconds.
     pub const fn with_level4(self) -> Rules {
-        let level4 = [
-            Producer::NestedDynamic,
-            Producer::NestedDynamicPlus,
-            Producer::NestedNestedChains,
-            Producer::NestedNestedMultiple,
-        ];
-        let mut producers = self.producers;
-        let mut i = 0;
-        while i < level4.len() {
-            producers |= 1 << level4[i] as u32;
-            i += 1;
+        Rules {
+            producers: self.producers | Rules::LEVEL4,
+            ..self
         }
-        Rules { producers, ..self }
     }
 
     /// The set without `p`.
