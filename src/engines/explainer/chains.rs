@@ -200,6 +200,8 @@ pub struct Chains {
     removable: Vec<bool>,
     /// The potentials a source implies within a few links ([`Chains::may_close`]).
     near: PotSet,
+    /// The potentials the last screen followed; a search starts only from one of them.
+    screened_in: PotSet,
     /// The candidates of the board whose XY-pass links `reach` was last worked out
     /// for ([`Chains::xy_reach`]).
     xy_reach_for: Option<[u16; 81]>,
@@ -243,6 +245,7 @@ impl Chains {
             reach: Reach::new(),
             entered: PotSet::new(),
             near: PotSet::new(),
+            screened_in: PotSet::new(),
             removable: Vec::with_capacity(POTENTIALS),
             xy_reach_for: None,
             screening: true,
@@ -620,8 +623,7 @@ impl Chains {
             self.next_pass();
             let screened = self.screening;
             if screened {
-                self.screen(b, pass, 0x1ff);
-                self.xy_reach_for = (pass == Pass::XY).then_some(b.cands);
+                self.screen(b, pass, 0x1ff, None);
             }
             // A Y-pass search starts in a bivalue cell.
             let starts = if pass == Pass::Y {
@@ -645,28 +647,57 @@ impl Chains {
     /// and which potentials a link leads to (listing every candidate's successors,
     /// which the searches then reuse). Only the X pass may leave values out: its links
     /// never leave a value.
-    fn screen(&mut self, b: &Pencilmarks, pass: Pass, values: u16) {
+    ///
+    /// `within`: a board with no static chain hint at all, of which `b` is a part
+    /// ([`Chains::every`]). A chain of `b` whose links are all links of `within` is a
+    /// chain there, and removes nothing: every chain worth finding takes a link `b` has
+    /// and `within` has not. Such a link leads from an off to an on (an on's links are
+    /// its cell's other values and its value's other places, there on both boards): to
+    /// the other value of a cell that became bivalue, or the other place of a value
+    /// whose places in a region fell to two. Those ons are the new links' heads, and
+    /// the links' contrapositives are new links too. So every potential after the new
+    /// link on such a chain is reached from a head, and the opposite of every one before
+    /// it is: the screen follows only those potentials (the heads' closure and the
+    /// opposites of its members), and the searches start only from them.
+    fn screen(&mut self, b: &Pencilmarks, pass: Pass, values: u16, within: Option<&Pencilmarks>) {
         self.active.clear();
         self.entered.clear();
-        // The Y pass's links lead from bivalue cells to bivalue cells only.
-        let cells = if pass == Pass::Y {
-            self.bivalue
-        } else {
-            CellSet::ALL
-        };
-        for cell in cells.iter() {
-            for v in bits(b.cands[cell] & values) {
-                for on in [false, true] {
-                    let p = pot(cell, v, on);
-                    self.active.push(p);
-                    for j in self.successors(b, p, pass) {
-                        self.entered.add(self.table[j]);
+        self.screened_in.clear();
+        self.xy_reach_for = None;
+        match within {
+            None => {
+                // The Y pass's links lead from bivalue cells to bivalue cells only.
+                let cells = if pass == Pass::Y {
+                    self.bivalue
+                } else {
+                    CellSet::ALL
+                };
+                for cell in cells.iter() {
+                    for v in bits(b.cands[cell] & values) {
+                        for on in [false, true] {
+                            let p = pot(cell, v, on);
+                            self.active.push(p);
+                            self.screened_in.add(p);
+                        }
                     }
                 }
             }
+            Some(w) => self.new_links_closure(b, w, pass, values),
         }
+        for i in 0..self.active.len() {
+            let p = self.active[i];
+            for j in self.successors(b, p, pass) {
+                let q = self.table[j];
+                if self.screened_in.has(q) {
+                    self.entered.add(q);
+                }
+            }
+        }
+        let screened_in = &self.screened_in;
         self.reach
-            .compute(&self.active, &self.table, &self.lengths, STRIDE);
+            .compute(&self.active, &self.table, &self.lengths, STRIDE, |q| {
+                screened_in.has(q)
+            });
         self.removable.clear();
         for id in 0..self.reach.components() {
             let members = self.reach.members(id);
@@ -685,6 +716,67 @@ impl Chains {
         }
         // The closure visits each potential once, as a search expanding it would.
         self.work += self.active.len() as u64;
+        if pass == Pass::XY && within.is_none() {
+            self.xy_reach_for = Some(b.cands);
+        }
+    }
+
+    /// The potentials [`Chains::screen`] follows on `b`, a part of `within`, into
+    /// `active` and `screened_in`: the closure of the heads of the links of `pass` that
+    /// `b` has and `within` has not, and the opposites of its members.
+    fn new_links_closure(
+        &mut self,
+        b: &Pencilmarks,
+        within: &Pencilmarks,
+        pass: Pass,
+        values: u16,
+    ) {
+        self.todo.clear();
+        if pass.y() {
+            let was_bivalue = within.with_count(2);
+            for cell in self.bivalue.minus(was_bivalue).iter() {
+                for v in bits(b.cands[cell]) {
+                    let p = pot(cell, v, true);
+                    if self.screened_in.add(p) {
+                        self.todo.push(p as u32);
+                    }
+                }
+            }
+        }
+        if pass.x() {
+            let was = within.holders();
+            for v in bits(values) {
+                for region in REGION_SETS {
+                    let places = region.and(self.holders[v]);
+                    if places.len() == 2 && region.and(was[v]).len() > 2 {
+                        for c in places.iter() {
+                            let p = pot(c, v, true);
+                            if self.screened_in.add(p) {
+                                self.todo.push(p as u32);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        let mut head = 0;
+        while head < self.todo.len() {
+            let p = self.todo[head] as u16;
+            head += 1;
+            for j in self.successors(b, p, pass) {
+                let q = self.table[j];
+                if self.screened_in.add(q) {
+                    self.todo.push(q as u32);
+                }
+            }
+        }
+        for i in 0..self.todo.len() {
+            let p = self.todo[i] as u16;
+            self.active.push(p);
+            if self.screened_in.add(p ^ 1) {
+                self.active.push(p ^ 1);
+            }
+        }
     }
 
     /// What each potential reaches over the links of the XY pass (every link of a
@@ -692,6 +784,18 @@ impl Chains {
     /// for `b`.
     pub(super) fn xy_reach(&self, b: &Pencilmarks) -> Option<&Reach> {
         (self.xy_reach_for == Some(b.cands)).then_some(&self.reach)
+    }
+
+    /// Works out what each potential reaches over the links of the XY pass on board
+    /// `b` ([`Chains::xy_reach`]) unless [`Chains::every`] or [`Chains::best`] last did
+    /// (a screen of a reduced board by its new links leaves the rest out).
+    pub(super) fn screen_xy(&mut self, b: &Pencilmarks) {
+        if self.xy_reach_for != Some(b.cands) {
+            self.holders = b.holders();
+            self.bivalue = b.with_count(2);
+            self.next_pass();
+            self.screen(b, Pass::XY, 0x1ff, None);
+        }
     }
 
     /// A new pass: successor lists worked out before are stale.
@@ -726,6 +830,11 @@ impl Chains {
         let closable = |c: &Chains| {
             !screened || (c.entered.has(start) && c.removable[c.reach.component(start)])
         };
+        if screened && !self.screened_in.has(start) {
+            // Neither a cycle through it nor a chain from it or its opposite (which
+            // the screen would then hold too) is worth finding.
+            return;
+        }
         if (pass.x() || b.cands[cell].count_ones() == 2) && reach >= 4 && closable(self) {
             self.cycles(b, start, pass, reach);
             for i in 0..self.found.len() {
@@ -818,10 +927,7 @@ impl Chains {
             // chains of any length, so none is cut.
             let screened = self.screening;
             if screened {
-                self.screen(b, pass, values);
-                if pass == Pass::XY {
-                    self.xy_reach_for = Some(b.cands);
-                }
+                self.screen(b, pass, values, within);
             }
             for cell in 0..81 {
                 let count = b.cands[cell].count_ones();

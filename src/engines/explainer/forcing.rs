@@ -38,6 +38,7 @@ use super::board::{bits, CellSet, Pencilmarks, CELL_REGIONS, REGION_SETS};
 use super::chains::{Chains, PotSet};
 use super::hint::{Hint, HintKind};
 use super::nested::{mix, rule_of, Every, StaticSink, CELL_RULE as INNER_CELL_RULE};
+use super::nested_cache::NestedCache;
 use super::potential::{cell_of, conjugate, is_on, length_bonus, pot, value_of, POTENTIALS};
 use super::reach::Reach;
 
@@ -258,6 +259,9 @@ pub struct Forcing {
     /// themselves).
     dynamic: Option<Box<Forcing>>,
     every: Every,
+    /// What the rules inside found on the reduced boards seen so far (none in the
+    /// multiple chains' buffers, which run no nested rule).
+    cache: Option<Box<NestedCache>>,
     /// Whether the board of the step has no static chain hint (the rater tried the
     /// static chains there before): the static chains inside nested ones then search
     /// only what the propagation changed ([`Chains::every`]).
@@ -283,10 +287,11 @@ impl Forcing {
     /// Empty buffers, made as large as one cell's propagations fill them (a node per
     /// potential and slot; a cell's or a region's rule gives a node at most 8
     /// parents), so that rating allocates nothing; with the buffers of the multiple
-    /// chains run inside nested ones.
+    /// chains run inside nested ones and the hints kept by reduced board.
     pub fn new() -> Forcing {
         Forcing {
             multiple: Some(Box::new(Forcing::plain())),
+            cache: Some(Box::new(NestedCache::new())),
             ..Forcing::plain()
         }
     }
@@ -299,11 +304,23 @@ impl Forcing {
         }
     }
 
+    /// Forgets the reduced boards seen (at a new puzzle: what a puzzle spends of its
+    /// budget depends on that puzzle alone).
+    pub fn forget_boards(&mut self) {
+        if let Some(cache) = self.cache.as_deref_mut() {
+            cache.clear();
+        }
+        if let Some(inner) = self.dynamic.as_deref_mut() {
+            inner.forget_boards();
+        }
+    }
+
     /// [`Forcing::new`] without the buffers for nested multiple or dynamic chains.
     fn plain() -> Forcing {
         Forcing {
             multiple: None,
             dynamic: None,
+            cache: None,
             nodes: Vec::with_capacity(SLOTS * POTENTIALS),
             parents: Vec::with_capacity(8 * SLOTS * POTENTIALS),
             slots: (0..SLOTS).map(|_| PotentialSlot::new()).collect(),
@@ -552,40 +569,55 @@ impl Forcing {
         nesting: u8,
     ) -> (bool, bool) {
         self.every.clear(reduced);
-        if rule != STATIC_CHAINS {
-            let (inner, kind, reach) = if rule == DYNAMIC_CHAINS {
-                let inner = self.dynamic.as_deref_mut();
-                let inner = inner.expect("the level 4 buffers are prepared before its search");
-                // The reduced board may hold static chains the step's board did not.
-                inner.no_static_chains = false;
-                (inner, ForcingKind::dynamic_at(nesting), None)
+        let known = match self.cache.as_deref_mut() {
+            Some(cache) => cache.restore(reduced, rule, nesting, &mut self.every),
+            None => false,
+        };
+        if !known {
+            if rule != STATIC_CHAINS {
+                let (inner, kind, reach) = if rule == DYNAMIC_CHAINS {
+                    let inner = self.dynamic.as_deref_mut();
+                    let inner = inner.expect("the level 4 buffers are prepared before its search");
+                    // The reduced board may hold static chains the step's board did not.
+                    inner.no_static_chains = false;
+                    (inner, ForcingKind::dynamic_at(nesting), None)
+                } else {
+                    // What the static links reach tells which chains can have anything in
+                    // common.
+                    let before = self.inner.work;
+                    self.inner.screen_xy(reduced);
+                    self.work_done += self.inner.work - before;
+                    let inner = self.multiple.as_deref_mut();
+                    let inner =
+                        inner.expect("nested chains of level 3 have the multiple chains' buffers");
+                    (inner, ForcingKind::Multiple, self.inner.xy_reach(reduced))
+                };
+                inner.work_done = 0;
+                inner.limit = self.limit.saturating_sub(self.work_done);
+                inner.search(reduced, kind, Some(&mut self.every), reach);
+                self.work_done += inner.work_done;
             } else {
-                let inner = self.multiple.as_deref_mut();
-                let inner =
-                    inner.expect("nested chains of level 3 have the multiple chains' buffers");
-                // The static chains just searched this board: what they reach tells
-                // which chains can have anything in common.
-                (inner, ForcingKind::Multiple, self.inner.xy_reach(reduced))
-            };
-            inner.work_done = 0;
-            inner.limit = self.limit.saturating_sub(self.work_done);
-            inner.search(reduced, kind, Some(&mut self.every), reach);
-            self.work_done += inner.work_done;
-        } else {
-            let before = self.inner.work;
-            let mut sink = StaticSink {
-                every: &mut self.every,
-                holders: self.holders,
-            };
-            let saved = Pencilmarks {
-                value: reduced.value,
-                cands: self.saved,
-            };
-            let within = self.no_static_chains.then_some(&saved);
-            self.inner.every(reduced, within, &mut sink);
-            self.work_done += self.inner.work - before;
+                let before = self.inner.work;
+                let mut sink = StaticSink {
+                    every: &mut self.every,
+                    holders: self.holders,
+                };
+                let saved = Pencilmarks {
+                    value: reduced.value,
+                    cands: self.saved,
+                };
+                let within = self.no_static_chains.then_some(&saved);
+                self.inner.every(reduced, within, &mut sink);
+                self.work_done += self.inner.work - before;
+            }
+            self.every.sort();
+            // A search that ran out of budget found only part of them.
+            if self.work_done <= self.limit {
+                if let Some(cache) = self.cache.as_deref_mut() {
+                    cache.store(reduced, rule, nesting, &self.every);
+                }
+            }
         }
-        self.every.sort();
         let (mut usable, mut added) = (false, false);
         for k in 0..self.every.len() {
             let f = *self.every.get(k);
@@ -1117,7 +1149,40 @@ fn elimination_order(h: &Hint, basis: Basis) -> Order {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engines::explainer::testing::on_rating_paths;
+    use crate::engines::explainer::testing::{on_rating_paths, outcome};
+
+    #[test]
+    fn hints_kept_by_reduced_board_are_those_a_new_search_finds() {
+        // The nested chains of levels 2 and 3 on the boards of the rater's path through
+        // hard references where the static chains have nothing, board after board: with
+        // one set of buffers, which keeps what the rules inside found on each reduced
+        // board and uses it when a propagation stalls there again, and with buffers that
+        // keep nothing. The same hints, and the kept ones were used.
+        let (mut kept, mut fresh) = (Forcing::new(), Forcing::new());
+        fresh.cache = None;
+        let mut chains = Chains::new();
+        let (mut boards, mut found) = (0, 0);
+        on_rating_paths("se-reference-extreme.txt", 3, |puzzle, b| {
+            if chains.best(b).is_some() {
+                return;
+            }
+            boards += 1;
+            for kind in [ForcingKind::NestedChains, ForcingKind::NestedMultiple] {
+                for f in [&mut kept, &mut fresh] {
+                    f.no_static_chains = true;
+                    f.work_done = 0;
+                }
+                let got = outcome(kept.best(b, kind));
+                assert_eq!(got, outcome(fresh.best(b, kind)), "{puzzle} {kind:?}");
+                found += usize::from(got.is_some());
+            }
+        });
+        let hits = kept.cache.as_ref().map_or(0, |c| c.hits);
+        assert!(
+            boards >= 10 && found >= 10 && hits > 1000,
+            "{boards} boards, {found} hints, {hits} searches kept"
+        );
+    }
 
     #[test]
     fn every_multiple_chain_hint_is_recorded_and_the_first_is_the_producers() {

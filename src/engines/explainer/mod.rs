@@ -22,6 +22,7 @@ mod exclusion;
 mod forcing;
 mod hint;
 mod nested;
+mod nested_cache;
 mod potential;
 mod quiet;
 mod reach;
@@ -433,6 +434,7 @@ impl Rater {
         let mut complete = true;
         self.chains.work = 0;
         self.forcing.work_done = 0;
+        self.forcing.forget_boards();
         while !b.is_full() {
             // next_hint gives a hint only while the budget lasts.
             let Some(h) = self.next_hint(&b) else {

@@ -30,7 +30,7 @@ pub struct Found {
     pub rating: u64,
     kind: u8,
     /// Its range in [`Every::links`].
-    links: (u32, u32),
+    pub(super) links: (u32, u32),
     /// A hash of its eliminations, to find repeats quickly.
     elims_hash: u64,
     /// A hash of its chains' potentials and targets: two uses of one hint (the same
@@ -133,6 +133,17 @@ impl Every {
         self.order.truncate(kept);
     }
 
+    /// Appends a hint kept by an earlier [`Every::sort`] and its links after the hints
+    /// kept so far, in that order (for a board whose hints were kept).
+    pub fn push_kept(&mut self, f: &Found, links: &[(u16, u8)]) {
+        let mut f = *f;
+        let from = self.links.len() as u32;
+        self.links.extend_from_slice(links);
+        f.links = (from, self.links.len() as u32);
+        self.order.push(self.found.len() as u32);
+        self.found.push(f);
+    }
+
     /// The number of hints kept by [`Every::sort`].
     pub fn len(&self) -> usize {
         self.order.len()
@@ -198,6 +209,7 @@ impl Sink for StaticSink<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engines::explainer::board::bits;
     use crate::engines::explainer::chains::Chains;
     use crate::engines::explainer::testing::on_rating_paths;
 
@@ -224,13 +236,66 @@ mod tests {
     }
 
     fn static_hints(chains: &mut Chains, every: &mut Every, b: &Pencilmarks) {
+        static_hints_within(chains, every, b, None);
+    }
+
+    fn static_hints_within(
+        chains: &mut Chains,
+        every: &mut Every,
+        b: &Pencilmarks,
+        within: Option<&Pencilmarks>,
+    ) {
         every.clear(b);
         let mut sink = StaticSink {
             every,
             holders: b.holders(),
         };
-        chains.every(b, None, &mut sink);
+        chains.every(b, within, &mut sink);
         every.sort();
+    }
+
+    #[test]
+    fn the_screen_of_a_reduced_boards_new_links_drops_no_chain() {
+        // The boards of the rater's path with no static chain hint, each with a few
+        // candidates removed at random, as a nested propagation removes them: screened
+        // by the links the removals made, the enumeration gives what the unscreened one
+        // gives, hint for hint.
+        let (mut screened, mut all, mut best) = (Chains::new(), Chains::new(), Chains::new());
+        all.screening = false;
+        let (mut a, mut b_) = (Every::new(), Every::new());
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |m: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % m
+        };
+        let (mut boards, mut hints) = (0, 0);
+        on_rating_paths("se-reference-extreme.txt", 8, |puzzle, w| {
+            if best.best(w).is_some() {
+                return;
+            }
+            for round in 0..6 {
+                let mut b = *w;
+                for _ in 0..1 + round * 2 {
+                    let cell = next(81) as usize;
+                    if b.cands[cell].count_ones() > 2 {
+                        let v = bits(b.cands[cell]).nth(next(2) as usize).expect("a value");
+                        b.cands[cell] &= !(1 << v);
+                    }
+                }
+                static_hints_within(&mut screened, &mut a, &b, Some(w));
+                static_hints_within(&mut all, &mut b_, &b, Some(w));
+                let got = kept(&a);
+                assert_eq!(got, kept(&b_), "{puzzle} round {round}");
+                boards += 1;
+                hints += got.len();
+            }
+        });
+        assert!(
+            boards > 200 && hints > 200,
+            "{boards} boards, {hints} hints"
+        );
     }
 
     #[test]

@@ -59,8 +59,16 @@ impl Reach {
     }
 
     /// Works out what each of `nodes` reaches, where the links of potential `p` are
-    /// `links[p * stride..][..lengths[p]]` and every link leads to one of `nodes`.
-    pub fn compute(&mut self, nodes: &[u16], links: &[u16], lengths: &[u8], stride: usize) {
+    /// `links[p * stride..][..lengths[p]]`, over the links that lead to a potential
+    /// `within` holds (each of `nodes` is; the other links are left out, as if absent).
+    pub fn compute(
+        &mut self,
+        nodes: &[u16],
+        links: &[u16],
+        lengths: &[u8],
+        stride: usize,
+        within: impl Fn(u16) -> bool + Copy,
+    ) {
         self.index.fill(0);
         self.components = 0;
         self.members.clear();
@@ -79,6 +87,9 @@ impl Reach {
                     self.calls.last_mut().expect("a call").1 += 1;
                     let q = links[pi * stride + k as usize];
                     let qi = q as usize;
+                    if !within(q) {
+                        continue;
+                    }
                     if self.index[qi] == 0 {
                         visits += 1;
                         self.open(q, visits);
@@ -93,7 +104,7 @@ impl Reach {
                     self.low[pa] = self.low[pa].min(self.low[pi]);
                 }
                 if self.low[pi] == self.index[pi] {
-                    self.close(p, links, lengths, stride);
+                    self.close(p, links, lengths, stride, within);
                 }
             }
         }
@@ -109,7 +120,14 @@ impl Reach {
 
     /// Makes the potentials above `root` on the stack, `root` included, a component,
     /// and gives it what its links reach.
-    fn close(&mut self, root: u16, links: &[u16], lengths: &[u8], stride: usize) {
+    fn close(
+        &mut self,
+        root: u16,
+        links: &[u16],
+        lengths: &[u8],
+        stride: usize,
+        within: impl Fn(u16) -> bool,
+    ) {
         let id = self.components;
         self.components += 1;
         let from = self
@@ -125,6 +143,9 @@ impl Reach {
         for &p in &self.stack[from..] {
             let pi = p as usize;
             for &q in &links[pi * stride..pi * stride + lengths[pi] as usize] {
+                if !within(q) {
+                    continue;
+                }
                 let c = self.component[q as usize] as usize;
                 if c != id {
                     // Completed before this one: it holds all it reaches, components
@@ -235,7 +256,7 @@ mod tests {
             // Nodes listed out of order, as the chains list them by cell.
             let mut nodes: Vec<u16> = (0..n as u16).collect();
             nodes.reverse();
-            reach.compute(&nodes, &links, &lengths, STRIDE);
+            reach.compute(&nodes, &links, &lengths, STRIDE, |_| true);
             for a in 0..n as u16 {
                 for b in 0..n as u16 {
                     assert_eq!(
