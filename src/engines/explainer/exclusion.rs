@@ -70,6 +70,10 @@ pub fn aligned_pair(b: &Pencilmarks) -> Option<Hint> {
 /// order, a third base cell among the two cells' excluders (the first cell's, then the
 /// second's, ascending), the three sharing at least two excluders of two or three
 /// candidates. The cells need not see each other.
+///
+/// Each set of three cells is tested the first time it comes only: the test is the same
+/// in any order of the cells, so a set that comes again, having found nothing, finds
+/// nothing again.
 pub fn aligned_triplet(b: &Pencilmarks) -> Option<Hint> {
     let mut excluders = CellSet::EMPTY;
     let mut single = CellSet::EMPTY;
@@ -81,6 +85,8 @@ pub fn aligned_triplet(b: &Pencilmarks) -> Option<Hint> {
         }
     }
     let mut base = [0usize; 81];
+    // Each base cell's place in `base`.
+    let mut index = [0usize; 81];
     let mut is_base = CellSet::EMPTY;
     let mut n = 0;
     for c in 0..81 {
@@ -89,10 +95,20 @@ pub fn aligned_triplet(b: &Pencilmarks) -> Option<Hint> {
             && !PEER_SETS[c].and(excluders).is_empty()
         {
             base[n] = c;
+            index[c] = n;
             is_base = is_base.with(c);
             n += 1;
         }
     }
+    let sees = |a: usize, z: usize| PEER_SETS[a].has(z);
+    // Whether the cells of base[i], base[j] and a third, at base[k], came before: as the
+    // pair (i, k) or (k, i) with base[j] third, or as (k, j) with base[i] third. The
+    // third of a pair is an excluder seeing one of the pair.
+    let third = |c: usize, x: usize, y: usize| excluders.has(c) && (sees(c, x) || sees(c, y));
+    let came = |i: usize, j: usize, k: usize| {
+        let (c0, c1, c2) = (base[i], base[j], base[k]);
+        k < j && (third(c1, c0, c2) || (k < i && third(c0, c1, c2)))
+    };
     for j in 1..n {
         for i in 0..j {
             let (c0, c1) = (base[i], base[j]);
@@ -105,7 +121,7 @@ pub fn aligned_triplet(b: &Pencilmarks) -> Option<Hint> {
             let second = PEER_SETS[c1].and(excluders).and(is_base).minus(first);
             for c2 in first.iter().chain(second.iter()).filter(|&c| not_pair(c)) {
                 let common = pair.and(PEER_SETS[c2]);
-                if common.len() < 2 {
+                if common.len() < 2 || came(i, j, index[c2]) {
                     continue;
                 }
                 if let Some(h) = triplet(b, [c0, c1, c2], common) {
@@ -135,25 +151,38 @@ fn triplet(b: &Pencilmarks, cells: [usize; 3], common: CellSet) -> Option<Hint> 
     let all = [b.cands[c0], b.cands[c1], b.cands[c2]];
     let mut keep = [0u16; 3];
     for v0 in bits(b.cands[c0]) {
-        for v1 in bits(b.cands[c1]) {
+        'pairs: for v1 in bits(b.cands[c1]) {
             if v0 == v1 && s01 {
                 continue;
             }
-            for v2 in bits(b.cands[c2]) {
-                if (v0 == v2 && s02) || (v1 == v2 && s12) {
-                    continue;
+            // The third cell's values that, with these two, leave every excluder a
+            // value and clash with neither.
+            let two = 1u16 << v0 | 1 << v1;
+            let mut third = b.cands[c2];
+            if s02 {
+                third &= !(1 << v0);
+            }
+            if s12 {
+                third &= !(1 << v1);
+            }
+            for &m in excluders {
+                let rest = m & !two;
+                if rest == 0 {
+                    continue 'pairs;
                 }
-                let values = 1 << v0 | 1 << v1 | 1 << v2;
-                if excluders.iter().any(|&m| m & !values == 0) {
-                    continue;
+                if rest & (rest - 1) == 0 {
+                    third &= !rest;
                 }
-                keep[0] |= 1 << v0;
-                keep[1] |= 1 << v1;
-                keep[2] |= 1 << v2;
-                if keep == all {
-                    // Every value takes part in some combination: nothing to remove.
-                    return None;
-                }
+            }
+            if third == 0 {
+                continue;
+            }
+            keep[0] |= 1 << v0;
+            keep[1] |= 1 << v1;
+            keep[2] |= third;
+            if keep == all {
+                // Every value takes part in some combination: nothing to remove.
+                return None;
             }
         }
     }
@@ -214,6 +243,90 @@ mod tests {
             }
         }
         None
+    }
+
+    /// Aligned triplet exclusion by a plain scan: the same base cells, pairs and third
+    /// cells in the same order, every order of a set of cells tested, and each
+    /// combination of values tested against every common excluder of two or three
+    /// candidates.
+    fn plain_aligned_triplet(b: &Pencilmarks) -> Option<Hint> {
+        let count = |c: usize| b.cands[c].count_ones();
+        let excluder = |c: usize| count(c) == 2 || count(c) == 3;
+        let sees = |a: usize, z: usize| PEER_SETS[a].has(z);
+        let base: Vec<usize> = (0..81)
+            .filter(|&c| {
+                count(c) >= 2
+                    && PEER_SETS[c].iter().all(|p| count(p) != 1)
+                    && PEER_SETS[c].iter().any(excluder)
+            })
+            .collect();
+        for j in 1..base.len() {
+            for i in 0..j {
+                let (c0, c1) = (base[i], base[j]);
+                let pair = (0..81).filter(|&e| sees(c0, e) && sees(c1, e) && excluder(e));
+                if pair.count() < 2 {
+                    continue;
+                }
+                let third = |c: usize, x: usize| base.contains(&c) && excluder(c) && sees(x, c);
+                let first: Vec<usize> = (0..81).filter(|&c| third(c, c0)).collect();
+                let second = (0..81).filter(|&c| third(c, c1) && !first.contains(&c));
+                let thirds: Vec<usize> = first.iter().copied().chain(second).collect();
+                for c2 in thirds.into_iter().filter(|&c| c != c0 && c != c1) {
+                    let cells = [c0, c1, c2];
+                    let common: Vec<usize> = (0..81)
+                        .filter(|&e| cells.iter().all(|&c| sees(c, e)) && excluder(e))
+                        .collect();
+                    if common.len() < 2 {
+                        continue;
+                    }
+                    let mut keep = [0u16; 3];
+                    for v0 in bits(b.cands[c0]) {
+                        for v1 in bits(b.cands[c1]) {
+                            for v2 in bits(b.cands[c2]) {
+                                let clash = (v0 == v1 && sees(c0, c1))
+                                    || (v0 == v2 && sees(c0, c2))
+                                    || (v1 == v2 && sees(c1, c2));
+                                let values = 1 << v0 | 1 << v1 | 1 << v2;
+                                let emptied = common.iter().any(|&e| b.cands[e] & !values == 0);
+                                if !clash && !emptied {
+                                    keep[0] |= 1 << v0;
+                                    keep[1] |= 1 << v1;
+                                    keep[2] |= 1 << v2;
+                                }
+                            }
+                        }
+                    }
+                    let mut h = Hint::new(HintKind::AlignedTripletExclusion, 7.5);
+                    for (k, &c) in cells.iter().enumerate() {
+                        h.elims[c] |= b.cands[c] & !keep[k];
+                    }
+                    if h.is_worth() {
+                        return Some(h);
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    #[test]
+    fn aligned_triplets_match_a_plain_scan_along_rating_paths() {
+        let mut found = 0;
+        let mut boards = 0;
+        for (name, take) in [
+            ("se-reference-expert.txt", 30),
+            ("se-reference-extreme.txt", 10),
+        ] {
+            boards += on_rating_paths(name, take, |puzzle, b| {
+                let expected = outcome(plain_aligned_triplet(b));
+                found += usize::from(expected.is_some());
+                assert_eq!(outcome(aligned_triplet(b)), expected, "{puzzle}");
+            });
+        }
+        assert!(
+            boards > 2000 && found > 500,
+            "{boards} boards, {found} exclusions"
+        );
     }
 
     #[test]
