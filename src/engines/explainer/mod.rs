@@ -498,6 +498,18 @@ pub(crate) mod testing {
     /// comparing two.
     pub type HintEffect = (u64, HintKind, [u16; 81], Option<(u8, u8)>);
 
+    /// Numbers below a bound, from a xorshift generator started at `seed`: the same
+    /// sequence every run.
+    pub fn below(seed: u64) -> impl FnMut(u64) -> u64 {
+        let mut state = seed;
+        move |m| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % m
+        }
+    }
+
     /// The outcome of a producer's answer.
     pub fn outcome(h: Option<Hint>) -> Option<HintEffect> {
         h.map(|h| (h.rating.to_bits(), h.technique, h.elims, h.place))

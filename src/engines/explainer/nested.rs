@@ -211,7 +211,7 @@ mod tests {
     use super::*;
     use crate::engines::explainer::board::bits;
     use crate::engines::explainer::chains::Chains;
-    use crate::engines::explainer::testing::on_rating_paths;
+    use crate::engines::explainer::testing::{below, on_rating_paths};
 
     /// Every hint kept, as (rating bits, complexity, kind, eliminations, links,
     /// signature), in order.
@@ -263,13 +263,7 @@ mod tests {
         let (mut screened, mut all, mut best) = (Chains::new(), Chains::new(), Chains::new());
         all.screening = false;
         let (mut a, mut b_) = (Every::new(), Every::new());
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = |m: u64| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state % m
-        };
+        let mut next = below(0x9e37_79b9_7f4a_7c15);
         let (mut boards, mut hints) = (0, 0);
         on_rating_paths("se-reference-extreme.txt", 8, |puzzle, w| {
             if best.best(w).is_some() {

@@ -208,6 +208,7 @@ impl Reach {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engines::explainer::testing::below;
 
     /// Reachability by plain breadth-first search, for comparison.
     fn reachable(n: usize, edges: &[(u16, u16)], from: u16, to: u16) -> bool {
@@ -231,13 +232,7 @@ mod tests {
     #[test]
     fn reach_matches_a_plain_search_on_random_graphs() {
         const STRIDE: usize = 4;
-        let mut state = 0x2545_f491_4f6c_dd1du64;
-        let mut next = |m: u64| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state % m
-        };
+        let mut next = below(0x2545_f491_4f6c_dd1d);
         let mut reach = Reach::new();
         for round in 0..200 {
             let n = 2 + next(60) as usize;
