@@ -47,8 +47,6 @@ pub struct NestedCache {
     links: Vec<(u16, u8)>,
     /// Searches answered from the cache.
     pub hits: u64,
-    /// Searches stored.
-    pub stored: u64,
 }
 
 impl Default for NestedCache {
@@ -66,7 +64,6 @@ impl NestedCache {
             found: Vec::with_capacity(FOUND),
             links: Vec::with_capacity(LINKS),
             hits: 0,
-            stored: 0,
         }
     }
 
@@ -153,6 +150,5 @@ impl NestedCache {
             nesting,
             found: (from, self.found.len() as u32),
         });
-        self.stored += 1;
     }
 }
