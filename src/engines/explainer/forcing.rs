@@ -555,6 +555,47 @@ impl Forcing {
         added
     }
 
+    /// Records into `every` every hint of `rule` (static chains, static multiple chains,
+    /// or dynamic chains of level `nesting`) on the reduced board, unsorted.
+    fn rule_hints(&mut self, reduced: &Pencilmarks, rule: u8, nesting: u8) {
+        if rule != STATIC_CHAINS {
+            let (inner, kind, reach) = if rule == DYNAMIC_CHAINS {
+                let inner = self.dynamic.as_deref_mut();
+                let inner = inner.expect("the level 4 buffers are prepared before its search");
+                // The reduced board may hold static chains the step's board did not.
+                inner.no_static_chains = false;
+                (inner, ForcingKind::dynamic_at(nesting), None)
+            } else {
+                // What the static links reach tells which chains can have anything in
+                // common.
+                let before = self.inner.work;
+                self.inner.screen_xy(reduced);
+                self.work_done += self.inner.work - before;
+                let inner = self.multiple.as_deref_mut();
+                let inner =
+                    inner.expect("nested chains of level 3 have the multiple chains' buffers");
+                (inner, ForcingKind::Multiple, self.inner.xy_reach(reduced))
+            };
+            inner.work_done = 0;
+            inner.limit = self.limit.saturating_sub(self.work_done);
+            inner.search(reduced, kind, Some(&mut self.every), reach);
+            self.work_done += inner.work_done;
+        } else {
+            let before = self.inner.work;
+            let mut sink = StaticSink {
+                every: &mut self.every,
+                holders: self.holders,
+            };
+            let saved = Pencilmarks {
+                value: reduced.value,
+                cands: self.saved,
+            };
+            let within = self.no_static_chains.then_some(&saved);
+            self.inner.every(reduced, within, &mut sink);
+            self.work_done += self.inner.work - before;
+        }
+    }
+
     /// The chains of `rule` on the reduced board (the static ones, the static multiple
     /// ones, or the dynamic ones of level `nesting`), for a stalled nested propagation
     /// whose simple rules found nothing: every chain hint, in the order the rule sorts
@@ -574,42 +615,7 @@ impl Forcing {
             None => false,
         };
         if !known {
-            if rule != STATIC_CHAINS {
-                let (inner, kind, reach) = if rule == DYNAMIC_CHAINS {
-                    let inner = self.dynamic.as_deref_mut();
-                    let inner = inner.expect("the level 4 buffers are prepared before its search");
-                    // The reduced board may hold static chains the step's board did not.
-                    inner.no_static_chains = false;
-                    (inner, ForcingKind::dynamic_at(nesting), None)
-                } else {
-                    // What the static links reach tells which chains can have anything in
-                    // common.
-                    let before = self.inner.work;
-                    self.inner.screen_xy(reduced);
-                    self.work_done += self.inner.work - before;
-                    let inner = self.multiple.as_deref_mut();
-                    let inner =
-                        inner.expect("nested chains of level 3 have the multiple chains' buffers");
-                    (inner, ForcingKind::Multiple, self.inner.xy_reach(reduced))
-                };
-                inner.work_done = 0;
-                inner.limit = self.limit.saturating_sub(self.work_done);
-                inner.search(reduced, kind, Some(&mut self.every), reach);
-                self.work_done += inner.work_done;
-            } else {
-                let before = self.inner.work;
-                let mut sink = StaticSink {
-                    every: &mut self.every,
-                    holders: self.holders,
-                };
-                let saved = Pencilmarks {
-                    value: reduced.value,
-                    cands: self.saved,
-                };
-                let within = self.no_static_chains.then_some(&saved);
-                self.inner.every(reduced, within, &mut sink);
-                self.work_done += self.inner.work - before;
-            }
+            self.rule_hints(reduced, rule, nesting);
             self.every.sort();
             // A search that ran out of budget found only part of them.
             if self.work_done <= self.limit {
