@@ -275,6 +275,16 @@ pub struct Forcing {
     met_complexity: usize,
     /// The rule parents listed so far for one nested hint.
     listed: PotSet,
+    /// The starts of the cell or region chains being compared: their cell, or their
+    /// value and region.
+    chains_of: ChainsOf,
+}
+
+/// Where the branches of a cell's or a region's chains start.
+#[derive(Clone, Copy)]
+enum ChainsOf {
+    Cell(usize),
+    Region { v: usize, region: usize },
 }
 
 impl Default for Forcing {
@@ -341,6 +351,7 @@ impl Forcing {
             met: Vec::with_capacity(64),
             met_complexity: 0,
             listed: PotSet::new(),
+            chains_of: ChainsOf::Cell(0),
         }
     }
 
@@ -847,6 +858,9 @@ impl Forcing {
             h
         };
         if let Some(every) = best.every.as_deref_mut() {
+            if kind == CELL || kind == REGION {
+                self.start_links(every);
+            }
             let signature = if m.dynamic {
                 self.dynamic_links(nodes, every)
             } else {
@@ -885,6 +899,24 @@ impl Forcing {
             signature = mix(signature, u64::MAX);
         }
         signature
+    }
+
+    /// Pushes to `every` the starts of the cell's or region's chains being offered,
+    /// with the cell or region that leaves them the only values or places: a hint
+    /// resting on them rests on the values or places removed there too.
+    fn start_links(&self, every: &mut Every) {
+        match self.chains_of {
+            ChainsOf::Cell(cell) => {
+                for v in bits(self.saved[cell]) {
+                    every.push_link(pot(cell, v, true), INNER_CELL_RULE);
+                }
+            }
+            ChainsOf::Region { v, region } => {
+                for c in REGION_SETS[region].and(self.saved_holders[v]).iter() {
+                    every.push_link(pot(c, v, true), region as u8);
+                }
+            }
+        }
     }
 
     /// [`Forcing::chain_links`] for dynamic chains, whose nodes have several parents:
@@ -970,6 +1002,10 @@ impl Forcing {
                     self.propagate(branches[i], b, pot(c, v, true), m);
                 }
             }
+            self.chains_of = ChainsOf::Region {
+                v,
+                region: r as usize,
+            };
             self.common(best, m, &branches[..n as usize], REGION);
         }
     }
@@ -1080,6 +1116,7 @@ impl Forcing {
                 for (i, v) in bits(b.cands[cell]).enumerate() {
                     branches[i] = v;
                 }
+                self.chains_of = ChainsOf::Cell(cell);
                 self.common(&mut best, m, &branches[..count as usize], CELL);
             }
         }
