@@ -30,6 +30,7 @@ mod strong;
 mod unique;
 mod wings;
 
+use board::CellSet;
 pub use board::Pencilmarks;
 pub use hint::{Hint, HintKind, SLUGS};
 pub use potential::length_bonus;
@@ -286,6 +287,8 @@ pub struct Rater {
     /// stopped at can have (the base rating of the producer it stopped in, or of what
     /// comes past the last one).
     floor: f64,
+    /// The base cells of the aligned triplet exclusion's last board.
+    triplet_base: CellSet,
 }
 
 impl Default for Rater {
@@ -318,6 +321,7 @@ impl Rater {
             quiet: quiet::Quiet::new(),
             budget: Rater::DEFAULT_BUDGET,
             floor: 0.0,
+            triplet_base: CellSet::EMPTY,
         }
     }
 
@@ -410,7 +414,7 @@ impl Rater {
             UVWXYZWing => wings::als_wing(b, 5, changed.cells),
             StaticChains => self.chains.best(b),
             TUVWXYZWing => wings::als_wing(b, 6, changed.cells),
-            AlignedTriplet => exclusion::aligned_triplet(b),
+            AlignedTriplet => exclusion::aligned_triplet(b, changed.cells, &mut self.triplet_base),
             Nishio => self.forcing(b, forcing::ForcingKind::Nishio),
             Multiple => self.forcing(b, forcing::ForcingKind::Multiple),
             Dynamic => self.forcing(b, forcing::ForcingKind::Dynamic),
