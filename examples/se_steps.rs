@@ -5,7 +5,8 @@
 //! `level4` adds the nested chains of level 4 to the default rules; `BUDGET=n` sets
 //! the rater's budget. With `SHOW=n`, the board before step n goes to standard error,
 //! first as the 729-character pencilmark line serate reads, then as a grid of
-//! candidates.
+//! candidates. With `FORCE=n:r2c5.1,m:r4c8.9`, step n removes candidate 1 of r2c5 instead
+//! of the rater's hint (and so on), to follow `serate`'s path past a step that differs.
 //!
 //! ```sh
 //! cargo run --release --example se_steps -- PUZZLE [bank|se121|level4]
@@ -76,6 +77,13 @@ fn main() {
                 eprintln!("{}", row.join(" "));
             }
         }
+        if let Some(cands) = forced(step) {
+            for (cell, v) in cands {
+                b.cands[cell] &= !(1 << v);
+                println!("forced|r{}c{}.{}", cell / 9 + 1, cell % 9 + 1, v + 1);
+            }
+            continue;
+        }
         let Some(h) = rater.next_hint(&b) else {
             println!("(no step: at least {:.1})", rater.floor());
             break;
@@ -101,4 +109,26 @@ fn main() {
     let r = rater.rate(&grid);
     let t = |x: u16| format!("{}.{}", x / 10, x % 10);
     println!("{}/{}/{}", t(r.er), t(r.ep), t(r.ed));
+}
+
+/// The candidates `FORCE` removes at `step` as (cell, value bit), if any.
+fn forced(step: usize) -> Option<Vec<(usize, usize)>> {
+    let spec = std::env::var("FORCE").ok()?;
+    let cands: Vec<(usize, usize)> = spec
+        .split(',')
+        .filter_map(|item| {
+            let (n, what) = item.split_once(':')?;
+            let b = what.as_bytes();
+            if n.parse::<usize>().ok()? != step || b.len() != 6 || b[0] != b'r' || b[2] != b'c' {
+                return None;
+            }
+            let digit = |i: usize| {
+                (b[i] as usize)
+                    .checked_sub(usize::from(b'1'))
+                    .filter(|&d| d < 9)
+            };
+            Some((digit(1)? * 9 + digit(3)?, digit(5)?))
+        })
+        .collect();
+    (!cands.is_empty()).then_some(cands)
 }

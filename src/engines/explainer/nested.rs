@@ -13,7 +13,7 @@
 
 use super::board::{Pencilmarks, CELL_REGIONS, REGION_SETS};
 use super::chains::{Chain, Sink};
-use super::hint::Hint;
+use super::hint::{Hint, HintKind};
 use super::potential::{cell_of, is_on, value_of};
 
 /// The rule that made an "on" potential true: the cell's last value.
@@ -178,6 +178,26 @@ pub fn rule_of(holders: &[super::board::CellSet; 9], p: u16, parent: u16) -> u8 
     unreachable!("an on potential made by a link of its off parent")
 }
 
+/// The cell or region that links "on" potential `on` to "off" potential `off`: their
+/// cell when they share it, else the first of the block, row and column of `on`'s cell
+/// holding `off`'s cell in which the value has those two places only, else the first
+/// holding it.
+pub fn pair_of(holders: &[super::board::CellSet; 9], on: u16, off: u16) -> u8 {
+    let (cell, to) = (cell_of(on), cell_of(off));
+    if cell == to {
+        return CELL_RULE;
+    }
+    let v = value_of(on);
+    let shared = CELL_REGIONS[cell]
+        .into_iter()
+        .filter(|&r| REGION_SETS[r as usize].has(to));
+    shared
+        .clone()
+        .find(|&r| REGION_SETS[r as usize].and(holders[v]).len() == 2)
+        .or_else(|| shared.clone().next())
+        .expect("an off potential linked to an on one shares its cell or a region")
+}
+
 /// Collects every static chain hint ([`super::chains::Chains::every`]) into an
 /// [`Every`].
 pub struct StaticSink<'a> {
@@ -197,9 +217,21 @@ impl Sink for StaticSink<'_> {
         for (p, _) in chain.links() {
             signature = mix(signature, p as u64);
         }
+        let cycle = matches!(
+            hint.technique,
+            HintKind::XCycle | HintKind::YCycle | HintKind::XYCycle
+        );
         for (p, parent) in chain.links() {
-            if let (true, Some(parent)) = (is_on(p), parent) {
-                self.every.push_link(p, rule_of(&self.holders, p, parent));
+            match (is_on(p), parent) {
+                (true, Some(parent)) => {
+                    self.every.push_link(p, rule_of(&self.holders, p, parent));
+                }
+                // A cycle rests on its weak links being pairs too (its "on" read
+                // with the cell or region that links it to the next "off").
+                (false, Some(on)) if cycle => {
+                    self.every.push_link(on, pair_of(&self.holders, on, p));
+                }
+                _ => {}
             }
         }
         self.every.record(&hint, complexity, kind, signature);
@@ -212,6 +244,26 @@ mod tests {
     use crate::engines::explainer::board::bits;
     use crate::engines::explainer::chains::Chains;
     use crate::engines::explainer::testing::{below, on_rating_paths};
+
+    #[test]
+    fn a_weak_link_rests_on_the_region_where_it_is_a_pair() {
+        use crate::engines::explainer::board::CellSet;
+        use crate::engines::explainer::potential::pot;
+        // Value 4 (bit 3): cells 0 and 1 share block 1 and row 1.
+        let (block, row) = (CELL_REGIONS[0][0], CELL_REGIONS[0][1]);
+        let link = |holders: &[CellSet; 9]| pair_of(holders, pot(0, 3, true), pot(1, 3, false));
+        let mut holders = [CellSet::EMPTY; 9];
+        holders[3] = CellSet::EMPTY.with(0).with(1);
+        assert_eq!(link(&holders), block, "a pair in both: the block");
+        holders[3] = holders[3].with(9);
+        assert_eq!(link(&holders), row, "a pair in the row only");
+        holders[3] = holders[3].with(2);
+        assert_eq!(link(&holders), block, "a pair in neither: the first shared");
+        assert_eq!(
+            pair_of(&holders, pot(0, 3, true), pot(0, 5, false)),
+            CELL_RULE
+        );
+    }
 
     /// Every hint kept, as (rating bits, complexity, kind, eliminations, links,
     /// signature), in order.
