@@ -96,22 +96,11 @@ fn nested_chains_rate_as_serate_rates_them() {
     };
     let text = std::fs::read_to_string(path).unwrap();
     let records: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
-    let expected = format!(
-        "{}/tests/expected/nested-chains-70.serate.tsv",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let expected = std::fs::read_to_string(expected).unwrap();
-    // (record, line, serate's ER/EP/ED in tenths)
-    let mut cases = Vec::new();
-    for line in expected.lines().filter(|l| !l.starts_with('#')) {
-        let f: Vec<&str> = line.split('\t').collect();
-        let Some((er, rest)) = f[1].split_once('/') else {
-            continue; // serate did not finish
-        };
-        let (ep, ed) = rest.split_once('/').unwrap();
-        let n: usize = f[0].parse().unwrap();
-        cases.push((n, line, (tenths(er), tenths(ep), tenths(ed))));
-    }
+    let expected = serate_tsv("nested-chains-70.serate.tsv");
+    let cases: Vec<_> = expected
+        .iter()
+        .map(|(n, l, r)| (*n, l.as_str(), *r))
+        .collect();
     let rate = |cases: &[(usize, &str, (u16, u16, u16))]| {
         let mut rater = Rater::new();
         let mut exact = 0;
@@ -134,6 +123,63 @@ fn nested_chains_rate_as_serate_rates_them() {
     });
     let rated = cases.len();
     assert!(rated >= 63 && exact == rated, "{exact} of {rated} equal");
+}
+
+/// The records of a `tests/expected` file of serate's ratings that serate finished:
+/// (record, its line, ER/EP/ED in tenths).
+fn serate_tsv(name: &str) -> Vec<(usize, String, (u16, u16, u16))> {
+    let path = format!("{}/tests/expected/{name}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut cases = Vec::new();
+    for line in text.lines().filter(|l| !l.starts_with('#')) {
+        let f: Vec<&str> = line.split('\t').collect();
+        let Some((er, rest)) = f[1].split_once('/') else {
+            continue; // serate did not finish
+        };
+        let (ep, ed) = rest.split_once('/').unwrap();
+        let n: usize = f[0].parse().unwrap();
+        cases.push((n, line.to_string(), (tenths(er), tenths(ep), tenths(ed))));
+    }
+    cases
+}
+
+/// A sample of `../shared/data/forum-hardest-1106.txt` (every 25th puzzle from the 12th,
+/// less two that nested-chains-70 holds) against serate's ratings
+/// (`tests/expected/forum-hardest-1106.serate.tsv`): a puzzle rated to the end at the
+/// default budget has serate's ER, EP and ED; one that needs the nested chains of
+/// level 4, which the default rules leave out, stops with ratings no higher than
+/// serate's.
+#[test]
+fn a_hardest_list_sample_rates_as_serate_or_below_it() {
+    let Some(path) = common::public("forum-hardest-1106.txt") else {
+        return;
+    };
+    let text = std::fs::read_to_string(path).unwrap();
+    let puzzles: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    let cases = serate_tsv("forum-hardest-1106.serate.tsv");
+    let mut rater = Rater::new();
+    let mut equal = 0;
+    for (n, line, (er, ep, ed)) in &cases {
+        let got = rater.rate(&Grid::parse(puzzles[n - 1].as_bytes()).unwrap());
+        if got.complete {
+            assert_eq!(
+                (got.er, got.ep, got.ed),
+                (*er, *ep, *ed),
+                "line {n}: {line}"
+            );
+            equal += 1;
+        } else {
+            assert!(
+                got.er <= *er && got.ep <= *ep && got.ed <= *ed,
+                "line {n}: {got:?} above {line}"
+            );
+        }
+    }
+    assert!(
+        cases.len() >= 10 && equal * 4 >= cases.len() * 3,
+        "{equal} of {} equal",
+        cases.len()
+    );
 }
 
 /// The nested chains of level 4 (`Rules::with_level4`, left out of the named sets)
