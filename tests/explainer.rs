@@ -91,11 +91,9 @@ fn ratings_match_serate_on_extreme_puzzles() {
 /// equal to serate's ER, EP and ED.
 #[test]
 fn nested_chains_rate_as_serate_rates_them() {
-    let Some(path) = common::public("reference-sets/nested-chains-70.txt") else {
+    let Some(records) = public_records("reference-sets/nested-chains-70.txt") else {
         return;
     };
-    let text = std::fs::read_to_string(path).unwrap();
-    let records: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
     let expected = serate_tsv("nested-chains-70.serate.tsv");
     let cases: Vec<_> = expected
         .iter()
@@ -125,6 +123,19 @@ fn nested_chains_rate_as_serate_rates_them() {
     assert!(rated >= 63 && exact == rated, "{exact} of {rated} equal");
 }
 
+/// The lines of a file of `../shared/data` not starting with '#' (record n is the n-th),
+/// or `None` where it is absent (skipped with a note).
+#[track_caller]
+fn public_records(name: &str) -> Option<Vec<String>> {
+    let text = std::fs::read_to_string(common::public(name)?).unwrap();
+    Some(
+        text.lines()
+            .filter(|l| !l.starts_with('#'))
+            .map(String::from)
+            .collect(),
+    )
+}
+
 /// The records of a `tests/expected` file of serate's ratings that serate finished:
 /// (record, its line, ER/EP/ED in tenths).
 fn serate_tsv(name: &str) -> Vec<(usize, String, (u16, u16, u16))> {
@@ -151,11 +162,9 @@ fn serate_tsv(name: &str) -> Vec<(usize, String, (u16, u16, u16))> {
 /// serate's.
 #[test]
 fn a_hardest_list_sample_rates_as_serate_or_below_it() {
-    let Some(path) = common::public("forum-hardest-1106.txt") else {
+    let Some(puzzles) = public_records("forum-hardest-1106.txt") else {
         return;
     };
-    let text = std::fs::read_to_string(path).unwrap();
-    let puzzles: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
     let cases = serate_tsv("forum-hardest-1106.serate.tsv");
     let mut rater = Rater::new();
     let mut equal = 0;
@@ -189,16 +198,10 @@ fn a_hardest_list_sample_rates_as_serate_or_below_it() {
 /// stop with a lower bound of 10.5.
 #[test]
 fn level4_takes_the_step_level3_cannot() {
-    let Some(path) = common::public("reference-sets/nested-chains-70.txt") else {
+    let Some(records) = public_records("reference-sets/nested-chains-70.txt") else {
         return;
     };
-    let text = std::fs::read_to_string(path).unwrap();
-    let record = text
-        .lines()
-        .filter(|l| !l.starts_with('#'))
-        .nth(48)
-        .unwrap();
-    let puzzle = Grid::parse(record.as_bytes()).unwrap();
+    let puzzle = Grid::parse(records[48].as_bytes()).unwrap();
     let Classification::Unique(solution) = Solver::new().classify(&puzzle) else {
         panic!("record 49 is not unique");
     };
