@@ -275,12 +275,10 @@ pub struct Forcing {
     met_complexity: usize,
     /// The rule parents listed so far for one nested hint.
     listed: PotSet,
-    /// The starts of the cell or region chains being compared: their cell, or their
-    /// value and region.
-    chains_of: ChainsOf,
 }
 
-/// Where the branches of a cell's or a region's chains start.
+/// Where the branches of a cell's or a region's chains start: their cell, or their
+/// value and region.
 #[derive(Clone, Copy)]
 enum ChainsOf {
     Cell(usize),
@@ -351,7 +349,6 @@ impl Forcing {
             met: Vec::with_capacity(64),
             met_complexity: 0,
             listed: PotSet::new(),
-            chains_of: ChainsOf::Cell(0),
         }
     }
 
@@ -837,7 +834,16 @@ impl Forcing {
 
     /// Offers the hint that `target` holds as it is (set its value, or remove it),
     /// resting on `nodes`.
-    fn offer(&mut self, best: &mut BestForcing, m: Mode, target: u16, kind: u8, nodes: &[u32]) {
+    /// `starts`: where the branches of a cell's or a region's chains start.
+    fn offer(
+        &mut self,
+        best: &mut BestForcing,
+        m: Mode,
+        target: u16,
+        kind: u8,
+        nodes: &[u32],
+        starts: Option<ChainsOf>,
+    ) {
         let Some(complexity) = self.complexity(nodes, best.limit(kind)) else {
             return;
         };
@@ -858,8 +864,8 @@ impl Forcing {
             h
         };
         if let Some(every) = best.every.as_deref_mut() {
-            if kind == CELL || kind == REGION {
-                self.start_links(every);
+            if let Some(starts) = starts {
+                self.start_links(starts, every);
             }
             let signature = if m.dynamic {
                 self.dynamic_links(nodes, every)
@@ -904,8 +910,8 @@ impl Forcing {
     /// Pushes to `every` the starts of the cell's or region's chains being offered,
     /// with the cell or region that leaves them the only values or places: a hint
     /// resting on them rests on the values or places removed there too.
-    fn start_links(&self, every: &mut Every) {
-        match self.chains_of {
+    fn start_links(&self, starts: ChainsOf, every: &mut Every) {
+        match starts {
             ChainsOf::Cell(cell) => {
                 for v in bits(self.saved[cell]) {
                     every.push_link(pot(cell, v, true), INNER_CELL_RULE);
@@ -947,8 +953,16 @@ impl Forcing {
     }
 
     /// The potentials implied the same way in every slot of `branches`, in the first
-    /// slot's order, ons then offs, each offered as a hint of `kind`.
-    fn common(&mut self, best: &mut BestForcing, m: Mode, branches: &[usize], kind: u8) {
+    /// slot's order, ons then offs, each offered as a hint of `kind` (`starts`: see
+    /// [`Forcing::offer`]).
+    fn common(
+        &mut self,
+        best: &mut BestForcing,
+        m: Mode,
+        branches: &[usize],
+        kind: u8,
+        starts: Option<ChainsOf>,
+    ) {
         let mut nodes = [0u32; 9];
         for on in [true, false] {
             let len = if on {
@@ -969,7 +983,7 @@ impl Forcing {
                     .enumerate()
                     .all(|(k, &b)| self.slots[b].get(p).map(|n| nodes[k + 1] = n).is_some());
                 if everywhere {
-                    self.offer(best, m, p, kind, &nodes[..branches.len()]);
+                    self.offer(best, m, p, kind, &nodes[..branches.len()], starts);
                 }
             }
         }
@@ -1002,11 +1016,11 @@ impl Forcing {
                     self.propagate(branches[i], b, pot(c, v, true), m);
                 }
             }
-            self.chains_of = ChainsOf::Region {
+            let starts = ChainsOf::Region {
                 v,
                 region: r as usize,
             };
-            self.common(best, m, &branches[..n as usize], REGION);
+            self.common(best, m, &branches[..n as usize], REGION, Some(starts));
         }
     }
 
@@ -1096,15 +1110,15 @@ impl Forcing {
                 }
                 let absurd = self.propagate(v, b, on, m);
                 if let (true, Some((x, y))) = (m.contradictions(), absurd) {
-                    self.offer(&mut best, m, on ^ 1, CONTRADICTION, &[x, y]);
+                    self.offer(&mut best, m, on ^ 1, CONTRADICTION, &[x, y], None);
                 }
                 if m.contradictions() || m.doubles(count) {
                     let absurd = self.propagate(OFF_SLOT, b, on ^ 1, m);
                     if let (true, Some((x, y))) = (m.contradictions(), absurd) {
-                        self.offer(&mut best, m, on, CONTRADICTION, &[x, y]);
+                        self.offer(&mut best, m, on, CONTRADICTION, &[x, y], None);
                     }
                     if m.doubles(count) {
-                        self.common(&mut best, m, &[v, OFF_SLOT], DOUBLE);
+                        self.common(&mut best, m, &[v, OFF_SLOT], DOUBLE, None);
                     }
                 }
                 if !m.nishio {
@@ -1116,8 +1130,8 @@ impl Forcing {
                 for (i, v) in bits(b.cands[cell]).enumerate() {
                     branches[i] = v;
                 }
-                self.chains_of = ChainsOf::Cell(cell);
-                self.common(&mut best, m, &branches[..count as usize], CELL);
+                let starts = Some(ChainsOf::Cell(cell));
+                self.common(&mut best, m, &branches[..count as usize], CELL, starts);
             }
         }
         if self.work_done > self.limit {
