@@ -230,6 +230,50 @@ fn level4_takes_the_step_level3_cannot() {
     assert!(h.apply(&mut b) && keeps(&b), "{h:?} keeps the solution");
 }
 
+/// Level 4 as serate takes it, where serate's path is known: record 48 of
+/// `../shared/data/reference-sets/nested-chains-70.txt` takes serate's first four steps
+/// (serate `--after='%r|%s'`, started from the board of each step; it does not finish
+/// the record), and line 112 of `../shared/data/forum-hardest-1106.txt` gets serate's
+/// ER/EP/ED from the sample's reference. Both rest on inner dynamic chains whose
+/// branches share their target: a branch's removals count for the hint however many
+/// branches reach that target before it.
+#[test]
+fn level4_takes_serates_steps_where_they_are_known() {
+    let (Some(records), Some(hardest)) = (
+        public_records("reference-sets/nested-chains-70.txt"),
+        public_records("forum-hardest-1106.txt"),
+    ) else {
+        return;
+    };
+    let mut rater = Rater::with(Rules::SUKAKU.with_level4(), 2_000_000_000);
+    let mut b = Pencilmarks::new(&Grid::parse(records[47].as_bytes()).unwrap());
+    let serate = [
+        (112, 44, 6), // 11.2 r5c9.7
+        (115, 4, 6),  // 11.5 r1c5.7
+        (116, 14, 2), // 11.6 r2c6.3
+        (116, 34, 8), // 11.6 r4c8.9
+    ];
+    for (step, &(rating, cell, value)) in serate.iter().enumerate() {
+        let h = rater.next_hint(&b).expect("a step");
+        let mut elims = [0u16; 81];
+        elims[cell] = 1 << value;
+        assert_eq!(
+            (tenths(&format!("{:.1}", h.rating)), h.place, h.elims),
+            (rating, None, elims),
+            "record 48 step {}",
+            step + 1
+        );
+        h.apply(&mut b);
+    }
+    let (_, line, expected) = serate_tsv("forum-hardest-1106.serate.tsv")
+        .into_iter()
+        .find(|c| c.0 == 112)
+        .expect("line 112 in the sample");
+    let got = rater.rate(&Grid::parse(hardest[111].as_bytes()).unwrap());
+    assert!(got.complete, "line 112 rated to the end");
+    assert_eq!((got.er, got.ep, got.ed), expected, "{line}");
+}
+
 /// No step of the rater removes a puzzle's solution (its rules as applied to unique
 /// puzzles are sound, quirks included, on these), checked against the solver.
 #[test]

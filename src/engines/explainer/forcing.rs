@@ -930,8 +930,9 @@ impl Forcing {
     /// potential once.
     fn dynamic_links(&mut self, targets: &[u32], every: &mut Every) -> u64 {
         let mut signature = 0xcbf2_9ce4_8422_2325u64;
-        self.new_visit();
         for &t in targets {
+            // Each branch's chain in full, though the branches share their target.
+            self.new_visit();
             self.queue.clear();
             self.queue.push(t);
             let mut i = 0;
