@@ -2,14 +2,14 @@
 //! `rating|technique` with the cell placed or the candidates removed, then
 //! `ER/EP/ED`, the layout of `serate --after='%r|%s' --format='%r/%p/%d'`, so that the
 //! two paths can be compared line by line to find the first step where they part.
-//! `level4` adds the nested chains of level 4 to the default rules; `BUDGET=n` sets
+//! `level3` leaves out the nested chains of level 4; `BUDGET=n` sets
 //! the rater's budget. With `SHOW=n`, the board before step n goes to standard error,
 //! first as the 729-character pencilmark line serate reads, then as a grid of
 //! candidates. With `FORCE=n:r2c5.1,m:r4c8.9`, step n removes candidate 1 of r2c5 instead
 //! of the rater's hint (and so on), to follow `serate`'s path past a step that differs.
 //!
 //! ```sh
-//! cargo run --release --example se_steps -- PUZZLE [bank|se121|level4]
+//! cargo run --release --example se_steps -- PUZZLE [bank|se121|level3]
 //! ```
 
 use sudoku_batch::engines::explainer::{Pencilmarks, Rater, Rules};
@@ -18,13 +18,13 @@ use sudoku_batch::Grid;
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let Some(grid) = args.first().and_then(|p| Grid::parse(p.as_bytes()).ok()) else {
-        eprintln!("usage: se_steps PUZZLE [bank|se121|level4]");
+        eprintln!("usage: se_steps PUZZLE [bank|se121|level3]");
         std::process::exit(2);
     };
     let mut rater = Rater::new();
     rater.rules = match args.get(1).map(String::as_str) {
         Some("bank") => Rules::BANK,
-        Some("level4") => Rules::SUKAKU.with_level4(),
+        Some("level3") => Rules::SUKAKU.without_level4(),
         Some("se121") => Rules::SE121,
         _ => Rules::SUKAKU,
     };

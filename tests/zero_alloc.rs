@@ -883,6 +883,13 @@ fn rating_allocates_nothing_per_puzzle() {
             puzzles.push(Grid::parse(records[n - 1].as_bytes()).unwrap());
         }
     }
+    // One that takes the nested chains of level 4 (ER 11.6: dynamic chains inside
+    // dynamic ones, with their own buffers and cache).
+    if let Some(path) = common::public("forum-hardest-1106.txt") {
+        let text = std::fs::read_to_string(path).unwrap();
+        let records: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+        puzzles.push(Grid::parse(&records[111].as_bytes()[..81]).unwrap());
+    }
     let mut rater = sudoku_batch::engines::explainer::Rater::new();
     let n = allocations(|| {
         for p in &puzzles {

@@ -4,12 +4,12 @@
 //! time from the easiest producer again.
 //!
 //! ER is the hardest step's rating, EP the hardest up to the first placement, ED the
-//! first step's. Nested forcing chains are reproduced to level 3 (static chains and
-//! static multiple chains inside dynamic ones, 9.5 and 10.0 plus the length bonus).
-//! Level 4 (dynamic chains inside dynamic ones, 10.5 and up) is built but left out of
-//! the named rule sets ([`Rules::with_level4`]): it does not yet give Sukaku
-//! Explainer's ratings. A puzzle that needs it, or that spends the rater's budget,
-//! ends with lower bounds (at least the least rating of the step not taken; see
+//! first step's. Nested forcing chains are reproduced to level 4: static chains, static
+//! multiple chains (levels 2 and 3, 9.5 and 10.0 plus the length bonus) and dynamic
+//! chains of levels 0 to 3 (level 4, 10.5 and up) inside dynamic ones. A puzzle that
+//! spends the rater's budget, or that the rules cannot finish (level 4 left out with
+//! [`Rules::without_level4`], or Sukaku Explainer's own "beyond" puzzles), ends with
+//! lower bounds (at least the least rating of the step not taken; see
 //! [`Rater::floor`]).
 
 // CellSet, regions and values are numbered; loops over those numbers read as the spec does.
@@ -160,7 +160,7 @@ impl Producer {
     };
 
     /// The least rating of a step taken by the nested forcing chains of level 4 (dynamic
-    /// chains inside dynamic ones), when the rules leave them out.
+    /// chains inside dynamic ones), for rules that leave them out.
     pub const NESTED_FLOOR: f64 = 10.5;
 
     /// Sukaku Explainer's rating of a puzzle no producer has a step for ("beyond
@@ -200,10 +200,9 @@ pub struct Rules {
 }
 
 impl Rules {
-    /// Sukaku Explainer's default set (v1.18.1, `serate` with no options), less the
-    /// nested forcing chains of level 4 (see [`Rules::with_level4`]).
+    /// Sukaku Explainer's default set (v1.18.1, `serate` with no options).
     pub const SUKAKU: Rules = Rules {
-        producers: ((1 << Producer::ORDER.len()) - 1) & !Rules::LEVEL4,
+        producers: (1 << Producer::ORDER.len()) - 1,
         bank_links: false,
     };
 
@@ -223,8 +222,10 @@ impl Rules {
     };
 
     /// Sudoku Explainer 1.2.1's techniques (`serate --techs` with strong links and the
-    /// wings of four to seven cells off): the forum's older ratings.
+    /// wings of four to seven cells off): the forum's older ratings. Without the nested
+    /// chains of level 4, which 1.2.1 had only as experimental levels of another kind.
     pub const SE121: Rules = Rules::SUKAKU
+        .without_level4()
         .without(Producer::TwoStrongLinks)
         .without(Producer::ThreeStrongLinks)
         .without(Producer::FourStrongLinks)
@@ -248,13 +249,12 @@ impl Rules {
             .map(|&(_, r)| r)
     }
 
-    /// The set with the nested forcing chains of level 4 (dynamic chains of levels 0
-    /// to 3 inside dynamic ones, 10.5 and up). Not in the named sets: built from
-    /// Sukaku Explainer's documented behaviour, they do not yet give its ratings (see
-    /// `docs/making-and-rating.md`), and a step of them takes seconds.
-    pub const fn with_level4(self) -> Rules {
+    /// The set without the nested forcing chains of level 4 (dynamic chains of levels
+    /// 0 to 3 inside dynamic ones, 10.5 and up, whose steps take seconds): a puzzle
+    /// that needs them then stops with lower bounds, at least 10.5.
+    pub const fn without_level4(self) -> Rules {
         Rules {
-            producers: self.producers | Rules::LEVEL4,
+            producers: self.producers & !Rules::LEVEL4,
             ..self
         }
     }
@@ -298,8 +298,10 @@ impl Default for Rater {
 }
 
 impl Rater {
-    /// The default budget: chain potentials one puzzle may expand.
-    pub const DEFAULT_BUDGET: u64 = 50_000_000;
+    /// The default budget: chain potentials one puzzle may expand (every puzzle of
+    /// the forum's hardest-1106 list takes at most about half of it; see
+    /// `docs/making-and-rating.md`).
+    pub const DEFAULT_BUDGET: u64 = 1_000_000_000;
 
     /// A rater with `rules` and `budget` (chain potentials one puzzle may expand before
     /// its ratings are given as lower bounds).
@@ -311,12 +313,15 @@ impl Rater {
         }
     }
 
-    /// A rater with Sukaku Explainer's default rules and the default budget.
+    /// A rater with Sukaku Explainer's default rules and the default budget, its
+    /// buffers made for every rule (so that rating allocates nothing).
     pub fn new() -> Rater {
+        let mut forcing = forcing::Forcing::new();
+        forcing.prepare_level4();
         Rater {
             rules: Rules::SUKAKU,
             chains: chains::Chains::new(),
-            forcing: forcing::Forcing::new(),
+            forcing,
             strong: strong::StrongLinks::new(),
             quiet: quiet::Quiet::new(),
             budget: Rater::DEFAULT_BUDGET,
