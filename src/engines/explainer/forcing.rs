@@ -134,6 +134,11 @@ const CONTRADICTION: u8 = 7;
 const OFF_SLOT: usize = 9;
 const REGION_SLOTS: usize = 10;
 const SLOTS: usize = 18;
+/// The node arena holds this many cells' worth of propagations, so that a cell's
+/// propagations can be kept for the cells after it (see [`OnMemo`]).
+const KEPT_CELLS: usize = 4;
+/// Nested hints one cell's propagations use at most.
+const NESTED_PER_CELL: usize = 4096;
 const NONE: u32 = u32::MAX;
 
 /// A potential and where its parents lie in the parent list.
@@ -275,6 +280,73 @@ pub struct Forcing {
     met_complexity: usize,
     /// The rule parents listed so far for one nested hint.
     listed: PotSet,
+    /// The "on" propagations of the search so far, while their nodes are kept.
+    memo: OnMemo,
+}
+
+/// The "on" propagations of one search, by start: a potential taken true is followed
+/// once per search, though its cell's chains, its regions' chains and the chains of
+/// the regions whose first place is another cell all start from it. The nodes stay in
+/// the arena until it is cleared (at a cell, when it is nearly full), and the memo with
+/// it.
+struct OnMemo {
+    /// Per candidate (cell * 9 + value): the stamp of the search that stored it, and
+    /// its entry.
+    at: Vec<(u32, u32)>,
+    now: u32,
+    entries: Vec<MemoEntry>,
+    /// The on nodes, then the off nodes, of each entry's propagation.
+    lists: Vec<u32>,
+}
+
+/// One kept propagation: its on and off nodes in [`OnMemo::lists`], and the
+/// contradiction it stopped at, if any.
+#[derive(Clone, Copy)]
+struct MemoEntry {
+    from: u32,
+    ons: u32,
+    offs: u32,
+    absurd: Option<(u32, u32)>,
+}
+
+impl OnMemo {
+    fn new() -> OnMemo {
+        OnMemo {
+            at: vec![(0, 0); POTENTIALS / 2],
+            now: 1,
+            entries: Vec::with_capacity(POTENTIALS / 2),
+            // No more than the arena's nodes, each listed once.
+            lists: Vec::with_capacity(KEPT_CELLS * SLOTS * POTENTIALS),
+        }
+    }
+
+    fn clear(&mut self) {
+        self.now = self.now.wrapping_add(1);
+        if self.now == 0 {
+            self.at.fill((0, 0));
+            self.now = 1;
+        }
+        self.entries.clear();
+        self.lists.clear();
+    }
+
+    fn get(&self, start: u16) -> Option<MemoEntry> {
+        let (stamp, entry) = self.at[start as usize >> 1];
+        (stamp == self.now).then(|| self.entries[entry as usize])
+    }
+
+    fn save(&mut self, start: u16, slot: &PotentialSlot, absurd: Option<(u32, u32)>) {
+        let from = self.lists.len() as u32;
+        self.lists.extend_from_slice(&slot.on);
+        self.lists.extend_from_slice(&slot.off);
+        self.at[start as usize >> 1] = (self.now, self.entries.len() as u32);
+        self.entries.push(MemoEntry {
+            from,
+            ons: slot.on.len() as u32,
+            offs: slot.off.len() as u32,
+            absurd,
+        });
+    }
 }
 
 /// Where the branches of a cell's or a region's chains start: their cell, or their
@@ -329,8 +401,8 @@ impl Forcing {
             multiple: None,
             dynamic: None,
             cache: None,
-            nodes: Vec::with_capacity(SLOTS * POTENTIALS),
-            parents: Vec::with_capacity(8 * SLOTS * POTENTIALS),
+            nodes: Vec::with_capacity(KEPT_CELLS * SLOTS * POTENTIALS),
+            parents: Vec::with_capacity(2 * 8 * SLOTS * POTENTIALS),
             slots: (0..SLOTS).map(|_| PotentialSlot::new()).collect(),
             saved: [0; 81],
             saved_holders: [CellSet::EMPTY; 9],
@@ -345,10 +417,11 @@ impl Forcing {
             inner: Chains::new(),
             every: Every::new(),
             no_static_chains: false,
-            nested: Vec::with_capacity(4096),
+            nested: Vec::with_capacity(2 * NESTED_PER_CELL),
             met: Vec::with_capacity(64),
             met_complexity: 0,
             listed: PotSet::new(),
+            memo: OnMemo::new(),
         }
     }
 
@@ -380,6 +453,49 @@ impl Forcing {
         self.slots[s]
             .get(pot(cell, v, false))
             .expect("a removed candidate was processed as off")
+    }
+
+    /// [`Forcing::propagate`] for a potential taken true, or its propagation as this
+    /// search first followed it, put back in slot `s`.
+    fn propagate_on(
+        &mut self,
+        s: usize,
+        b: &Pencilmarks,
+        start: u16,
+        m: Mode,
+    ) -> Option<(u32, u32)> {
+        if let Some(e) = self.memo.get(start) {
+            let slot = &mut self.slots[s];
+            slot.clear();
+            let (from, to) = (e.from as usize, (e.from + e.ons + e.offs) as usize);
+            for &n in &self.memo.lists[from..to] {
+                slot.add(self.nodes[n as usize].pot, n);
+            }
+            return e.absurd;
+        }
+        let absurd = self.propagate(s, b, start, m);
+        self.memo.save(start, &self.slots[s], absurd);
+        absurd
+    }
+
+    /// Forgets the propagations kept, and their nodes.
+    fn forget_propagations(&mut self) {
+        self.nodes.clear();
+        self.parents.clear();
+        self.nested.clear();
+        self.memo.clear();
+    }
+
+    /// Before a cell's propagations: forgets those kept unless the arena has room for
+    /// the most one cell's propagations can add (a node per potential and slot, up to
+    /// 8 parents each), so that it never grows.
+    fn make_room(&mut self) {
+        if self.nodes.len() + SLOTS * POTENTIALS > self.nodes.capacity()
+            || self.parents.len() + 8 * SLOTS * POTENTIALS > self.parents.capacity()
+            || self.nested.len() + NESTED_PER_CELL > self.nested.capacity()
+        {
+            self.forget_propagations();
+        }
     }
 
     /// Follows `start` until nothing new is implied; `Some((on, off))` when a
@@ -1014,7 +1130,7 @@ impl Forcing {
                 } else {
                     branches[i] = REGION_SLOTS + k;
                     k += 1;
-                    self.propagate(branches[i], b, pot(c, v, true), m);
+                    self.propagate_on(branches[i], b, pot(c, v, true), m);
                 }
             }
             let starts = ChainsOf::Region {
@@ -1082,6 +1198,7 @@ impl Forcing {
             kind: 0,
             every,
         };
+        self.forget_propagations();
         for cell in 0..81 {
             let count = b.cands[cell].count_ones();
             if !(count > 2 || (count == 2 && m.dynamic)) {
@@ -1090,9 +1207,7 @@ impl Forcing {
             if self.work_done > self.limit {
                 return None;
             }
-            self.nodes.clear();
-            self.parents.clear();
-            self.nested.clear();
+            self.make_room();
             let cell_chains = !m.nishio
                 && (count == 2 || m.multiple)
                 && reach.is_none_or(|r| {
@@ -1109,7 +1224,7 @@ impl Forcing {
                 {
                     continue;
                 }
-                let absurd = self.propagate(v, b, on, m);
+                let absurd = self.propagate_on(v, b, on, m);
                 if let (true, Some((x, y))) = (m.contradictions(), absurd) {
                     self.offer(&mut best, m, on ^ 1, CONTRADICTION, &[x, y], None);
                 }
@@ -1240,6 +1355,55 @@ mod tests {
             boards >= 10 && found >= 10 && hits > 1000,
             "{boards} boards, {found} hints, {hits} searches kept"
         );
+    }
+
+    #[test]
+    fn a_kept_propagation_is_the_one_a_new_propagation_makes() {
+        // Every "on" propagation of the dynamic and dynamic plus chains on the boards of
+        // the rater's path through hard references: put back from the memo, it holds the
+        // potentials, in the same order and with the same parents, and stops at the same
+        // contradiction, as the same propagation made again.
+        let mut f = Forcing::new();
+        let mut reused = 0;
+        let described = |f: &Forcing, s: usize| -> Vec<(u16, Vec<u16>)> {
+            let slot = &f.slots[s];
+            slot.on
+                .iter()
+                .chain(&slot.off)
+                .map(|&n| {
+                    let node = f.nodes[n as usize];
+                    let from = node.parents as usize;
+                    let parents = &f.parents[from..from + node.count as usize];
+                    let pots = parents.iter().map(|&q| f.nodes[q as usize].pot).collect();
+                    (node.pot, pots)
+                })
+                .collect()
+        };
+        let pots = |f: &Forcing, pair: Option<(u32, u32)>| {
+            pair.map(|(x, y)| (f.nodes[x as usize].pot, f.nodes[y as usize].pot))
+        };
+        on_rating_paths("se-reference-extreme.txt", 7, |puzzle, b| {
+            for kind in [ForcingKind::Dynamic, ForcingKind::DynamicPlus] {
+                let m = Mode::of(kind);
+                f.saved = b.cands;
+                f.saved_holders = b.holders();
+                f.forget_propagations();
+                for cell in (0..81).filter(|&c| b.value[c] == 0) {
+                    for v in bits(b.cands[cell]) {
+                        let on = pot(cell, v, true);
+                        let first = f.propagate_on(0, b, on, m);
+                        let kept = f.propagate_on(1, b, on, m);
+                        let again = f.propagate(2, b, on, m);
+                        assert_eq!(described(&f, 1), described(&f, 2), "{puzzle} {on}");
+                        assert_eq!(described(&f, 0), described(&f, 1), "{puzzle} {on}");
+                        assert_eq!(pots(&f, kept), pots(&f, again), "{puzzle} {on}");
+                        assert_eq!(first, kept);
+                        reused += 1;
+                    }
+                }
+            }
+        });
+        assert!(reused > 1000, "{reused} propagations put back");
     }
 
     #[test]
