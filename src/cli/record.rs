@@ -130,7 +130,7 @@ pub struct RatingArgs {
     /// Chain steps (potentials followed) a puzzle's rating may take; past them the
     /// ratings so far are given as lower bounds (`bound` = `lower`, counted in the
     /// summary). The default lets every puzzle of the forum's hardest-1106 list finish
-    /// (the longest in about half a minute); every bundled puzzle takes under a second.
+    /// (the longest in under 20 s); every bundled puzzle takes under a second.
     #[arg(help_heading = "Rating", long, value_name = "N",
           default_value_t = crate::engines::explainer::Rater::DEFAULT_BUDGET,
           value_parser = clap::value_parser!(u64).range(1..))]

@@ -299,7 +299,7 @@ impl Default for Rater {
 
 impl Rater {
     /// The default budget: chain potentials one puzzle may expand (every puzzle of
-    /// the forum's hardest-1106 list takes at most about half of it; see
+    /// the forum's hardest-1106 list takes under a quarter of it; see
     /// `docs/making-and-rating.md`).
     pub const DEFAULT_BUDGET: u64 = 1_000_000_000;
 
