@@ -917,13 +917,7 @@ impl Forcing {
                 continue;
             };
             count += 1;
-            if n.nested != NONE {
-                let (signature, _) = self.nested[n.nested as usize];
-                if !self.met.contains(&signature) {
-                    self.met.push(signature);
-                    self.met_complexity += self.nested[n.nested as usize].1 as usize;
-                }
-            }
+            self.meet(n.nested);
             if count > limit {
                 return count;
             }
@@ -931,6 +925,17 @@ impl Forcing {
             self.queue.extend_from_slice(&self.parents[from..to]);
         }
         count
+    }
+
+    /// Counts nested hint `nested` (if any) into the complexity being counted, once.
+    fn meet(&mut self, nested: u32) {
+        if nested != NONE {
+            let (signature, complexity) = self.nested[nested as usize];
+            if !self.met.contains(&signature) {
+                self.met.push(signature);
+                self.met_complexity += complexity as usize;
+            }
+        }
     }
 
     /// The complexity of a hint resting on these nodes (the sum of their ancestor
@@ -960,8 +965,23 @@ impl Forcing {
         nodes: &[u32],
         starts: Option<ChainsOf>,
     ) {
-        let Some(complexity) = self.complexity(nodes, best.limit(kind)) else {
-            return;
+        // A dynamic chain kept for nested chains: its complexity, links and signature
+        // in one walk.
+        let recorded = match best.every.as_deref_mut() {
+            Some(every) if m.dynamic => {
+                if let Some(starts) = starts {
+                    self.start_links(starts, every);
+                }
+                Some(self.dynamic_links(nodes, every))
+            }
+            _ => None,
+        };
+        let complexity = match recorded {
+            Some((complexity, _)) => complexity,
+            None => match self.complexity(nodes, best.limit(kind)) {
+                Some(complexity) => complexity,
+                None => return,
+            },
         };
         let technique = match kind {
             DOUBLE => HintKind::DoubleForcingChain,
@@ -980,13 +1000,14 @@ impl Forcing {
             h
         };
         if let Some(every) = best.every.as_deref_mut() {
-            if let Some(starts) = starts {
-                self.start_links(starts, every);
-            }
-            let signature = if m.dynamic {
-                self.dynamic_links(nodes, every)
-            } else {
-                self.chain_links(nodes, every)
+            let signature = match recorded {
+                Some((_, signature)) => signature,
+                None => {
+                    if let Some(starts) = starts {
+                        self.start_links(starts, every);
+                    }
+                    self.chain_links(nodes, every)
+                }
             };
             every.record(&hint, complexity, kind, signature);
             return;
@@ -1043,9 +1064,13 @@ impl Forcing {
 
     /// [`Forcing::chain_links`] for dynamic chains, whose nodes have several parents:
     /// every ancestor of the targets, breadth first from each target in turn, each
-    /// potential once.
-    fn dynamic_links(&mut self, targets: &[u32], every: &mut Every) -> u64 {
+    /// potential once per target; returns the complexity as
+    /// [`Forcing::complexity`] counts it (the same walk) and the signature.
+    fn dynamic_links(&mut self, targets: &[u32], every: &mut Every) -> (usize, u64) {
         let mut signature = 0xcbf2_9ce4_8422_2325u64;
+        let mut count = 0;
+        self.met.clear();
+        self.met_complexity = 0;
         for &t in targets {
             // Each branch's chain in full, though the branches share their target.
             self.new_visit();
@@ -1057,6 +1082,8 @@ impl Forcing {
                 let Some(n) = self.first_visit(self.queue[i - 1]) else {
                     continue;
                 };
+                count += 1;
+                self.meet(n.nested);
                 signature = mix(signature, n.pot as u64);
                 if n.rule != NO_RULE {
                     every.push_link(n.pot, n.rule);
@@ -1066,7 +1093,7 @@ impl Forcing {
             }
             signature = mix(signature, u64::MAX);
         }
-        signature
+        (count + self.met_complexity, signature)
     }
 
     /// The potentials implied the same way in every slot of `branches`, in the first
