@@ -180,7 +180,7 @@ fn a_hardest_list_sample_rates_as_serate_rates_it() {
 /// The first puzzles of `../shared/data/forum-hardest-1106.txt` that need the nested
 /// chains of level 4 against serate's ratings
 /// (`tests/expected/forum-hardest-1106.level4.serate.tsv`): each rated to the end at
-/// the default budget (5 to 15 s each; two threads), with serate's ER, EP and ED.
+/// the default budget (2 to 6 s each; two threads), with serate's ER, EP and ED.
 #[test]
 fn level4_puzzles_rate_as_serate_rates_them() {
     let Some(puzzles) = public_records("forum-hardest-1106.txt") else {
