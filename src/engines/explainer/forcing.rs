@@ -304,8 +304,7 @@ struct OnMemo {
 #[derive(Clone, Copy)]
 struct MemoEntry {
     from: u32,
-    ons: u32,
-    offs: u32,
+    len: u32,
     absurd: Option<(u32, u32)>,
 }
 
@@ -342,8 +341,7 @@ impl OnMemo {
         self.at[start as usize >> 1] = (self.now, self.entries.len() as u32);
         self.entries.push(MemoEntry {
             from,
-            ons: slot.on.len() as u32,
-            offs: slot.off.len() as u32,
+            len: self.lists.len() as u32 - from,
             absurd,
         });
     }
@@ -377,7 +375,8 @@ impl Forcing {
     }
 
     /// Adds the buffers of the dynamic chains run inside level 4 (about 3 MB), unless
-    /// there: once, before the first search of that level.
+    /// there: once, before the first search of that level (the rater makes them with
+    /// itself).
     pub fn prepare_level4(&mut self) {
         if self.dynamic.is_none() {
             self.dynamic = Some(Box::new(Forcing::new()));
@@ -467,7 +466,7 @@ impl Forcing {
         if let Some(e) = self.memo.get(start) {
             let slot = &mut self.slots[s];
             slot.clear();
-            let (from, to) = (e.from as usize, (e.from + e.ons + e.offs) as usize);
+            let (from, to) = (e.from as usize, (e.from + e.len) as usize);
             for &n in &self.memo.lists[from..to] {
                 slot.add(self.nodes[n as usize].pot, n);
             }
@@ -965,17 +964,17 @@ impl Forcing {
         nodes: &[u32],
         starts: Option<ChainsOf>,
     ) {
-        // A dynamic chain kept for nested chains: its complexity, links and signature
-        // in one walk.
-        let recorded = match best.every.as_deref_mut() {
-            Some(every) if m.dynamic => {
-                if let Some(starts) = starts {
-                    self.start_links(starts, every);
-                }
-                Some(self.dynamic_links(nodes, every))
+        // A hint kept for nested chains lists its links (the starts' first); a dynamic
+        // one's complexity and signature come with them, in one walk.
+        let mut recorded = None;
+        if let Some(every) = best.every.as_deref_mut() {
+            if let Some(starts) = starts {
+                self.start_links(starts, every);
             }
-            _ => None,
-        };
+            if m.dynamic {
+                recorded = Some(self.dynamic_links(nodes, every));
+            }
+        }
         let complexity = match recorded {
             Some((complexity, _)) => complexity,
             None => match self.complexity(nodes, best.limit(kind)) {
@@ -1002,12 +1001,7 @@ impl Forcing {
         if let Some(every) = best.every.as_deref_mut() {
             let signature = match recorded {
                 Some((_, signature)) => signature,
-                None => {
-                    if let Some(starts) = starts {
-                        self.start_links(starts, every);
-                    }
-                    self.chain_links(nodes, every)
-                }
+                None => self.chain_links(nodes, every),
             };
             every.record(&hint, complexity, kind, signature);
             return;

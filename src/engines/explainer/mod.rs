@@ -340,9 +340,6 @@ impl Rater {
         self.forcing.limit = self.budget.saturating_sub(self.chains.work);
         // The producers run in order, each only when those before found nothing.
         self.forcing.no_static_chains = self.rules.has(Producer::StaticChains);
-        if let forcing::ForcingKind::NestedDynamic(_) = kind {
-            self.forcing.prepare_level4();
-        }
         if kind == forcing::ForcingKind::Multiple {
             return self.forcing.best_multiple(b, self.chains.xy_reach(b));
         }
