@@ -282,6 +282,11 @@ pub struct Forcing {
     listed: PotSet,
     /// The "on" propagations of the search so far, while their nodes are kept.
     memo: OnMemo,
+    /// Per value: its places when its Nishio chains last met no contradiction. A
+    /// Nishio chain follows one value's places only (an on takes the value from its
+    /// peers, an off leaves a region's last place), so on the same places it meets none
+    /// again.
+    nishio_clear: [Option<CellSet>; 9],
 }
 
 /// The "on" propagations of one search, by start: a potential taken true is followed
@@ -421,6 +426,7 @@ impl Forcing {
             met_complexity: 0,
             listed: PotSet::new(),
             memo: OnMemo::new(),
+            nishio_clear: [None; 9],
         }
     }
 
@@ -1220,6 +1226,24 @@ impl Forcing {
             every,
         };
         self.forget_propagations();
+        // The values a Nishio search looks at: those whose places changed since their
+        // chains last met no contradiction, and not after a cell left with one value,
+        // which is no start (never the case where the rater runs it: naked singles come
+        // first).
+        let mut singles = CellSet::EMPTY;
+        let mut looked = 0x1ffu16;
+        if m.nishio {
+            singles = (0..81)
+                .filter(|&c| b.cands[c].count_ones() == 1)
+                .fold(CellSet::EMPTY, CellSet::with);
+            for v in 0..9 {
+                let places = self.saved_holders[v];
+                if places.and(singles).is_empty() && self.nishio_clear[v] == Some(places) {
+                    looked &= !(1 << v);
+                }
+            }
+        }
+        let mut absurd_values = 0u16;
         for cell in 0..81 {
             let count = b.cands[cell].count_ones();
             if !(count > 2 || (count == 2 && m.dynamic)) {
@@ -1234,7 +1258,7 @@ impl Forcing {
                 && reach.is_none_or(|r| {
                     r.reach_common(bits(b.cands[cell]).map(|v| pot(cell, v, true)))
                 });
-            for v in bits(b.cands[cell]) {
+            for v in bits(b.cands[cell] & looked) {
                 let on = pot(cell, v, true);
                 // A static search follows a value only for the chains it starts.
                 if reach.is_some()
@@ -1247,11 +1271,13 @@ impl Forcing {
                 }
                 let absurd = self.propagate_on(v, b, on, m);
                 if let (true, Some((x, y))) = (m.contradictions(), absurd) {
+                    absurd_values |= 1 << v;
                     self.offer(&mut best, m, on ^ 1, CONTRADICTION, &[x, y], None);
                 }
                 if m.contradictions() || m.doubles(count) {
                     let absurd = self.propagate(OFF_SLOT, b, on ^ 1, m);
                     if let (true, Some((x, y))) = (m.contradictions(), absurd) {
+                        absurd_values |= 1 << v;
                         self.offer(&mut best, m, on, CONTRADICTION, &[x, y], None);
                     }
                     if m.doubles(count) {
@@ -1273,6 +1299,14 @@ impl Forcing {
         }
         if self.work_done > self.limit {
             return None;
+        }
+        if m.nishio {
+            for v in bits(looked) {
+                let places = self.saved_holders[v];
+                self.nishio_clear[v] = (absurd_values >> v & 1 == 0
+                    && places.and(singles).is_empty())
+                .then_some(places);
+            }
         }
         best.hint
     }
@@ -1375,6 +1409,46 @@ mod tests {
         assert!(
             boards >= 10 && found >= 10 && hits > 1000,
             "{boards} boards, {found} hints, {hits} searches kept"
+        );
+    }
+
+    #[test]
+    fn nishio_chains_skip_only_values_whose_places_met_no_contradiction() {
+        // Along the rater's path through hard references, board after board: Nishio
+        // chains with one set of buffers, which passes over the values whose places are
+        // those of a search where they met no contradiction, and with new buffers each
+        // time, which look at every value. The same hints, and values were passed over.
+        // And each value passed over meets no contradiction from any of its places,
+        // taken true or false.
+        let (mut kept, mut check) = (Forcing::new(), Forcing::new());
+        let m = Mode::of(ForcingKind::Nishio);
+        let (mut boards, mut found, mut skipped) = (0, 0, 0);
+        on_rating_paths("se-reference-extreme.txt", 25, |puzzle, b| {
+            let holders = b.holders();
+            check.saved = b.cands;
+            check.saved_holders = holders;
+            for v in (0..9).filter(|&v| kept.nishio_clear[v] == Some(holders[v])) {
+                skipped += 1;
+                for cell in holders[v].iter() {
+                    check.forget_propagations();
+                    let on = pot(cell, v, true);
+                    assert!(check.propagate(0, b, on, m).is_none(), "{puzzle} {on}");
+                    assert!(check.propagate(1, b, on ^ 1, m).is_none(), "{puzzle} {on}");
+                }
+            }
+            kept.work_done = 0;
+            let got = outcome(kept.best(b, ForcingKind::Nishio));
+            assert_eq!(
+                got,
+                outcome(Forcing::new().best(b, ForcingKind::Nishio)),
+                "{puzzle}"
+            );
+            boards += 1;
+            found += usize::from(got.is_some());
+        });
+        assert!(
+            boards > 500 && found > 50 && skipped > 2000,
+            "{boards} boards, {found} hints, {skipped} values passed over"
         );
     }
 
