@@ -287,7 +287,8 @@ pub struct Rater {
     /// stopped at can have (the base rating of the producer it stopped in, or of what
     /// comes past the last one).
     floor: f64,
-    /// The base cells of the aligned triplet exclusion's last board.
+    /// The base cells of the aligned pair and triplet exclusions' last boards.
+    pair_base: CellSet,
     triplet_base: CellSet,
 }
 
@@ -326,6 +327,7 @@ impl Rater {
             quiet: quiet::Quiet::new(),
             budget: Rater::DEFAULT_BUDGET,
             floor: 0.0,
+            pair_base: CellSet::EMPTY,
             triplet_base: CellSet::EMPTY,
         }
     }
@@ -412,7 +414,7 @@ impl Rater {
             Bug => unique::bug(b),
             FourStrongLinks => self.strong.best(b, 4, self.rules.bank_links),
             VWXYZWing => wings::als_wing(b, 4, changed.cells),
-            AlignedPair => exclusion::aligned_pair(b),
+            AlignedPair => exclusion::aligned_pair(b, changed.cells, &mut self.pair_base),
             UVWXYZWing => wings::als_wing(b, 5, changed.cells),
             StaticChains => self.chains.best(b),
             TUVWXYZWing => wings::als_wing(b, 6, changed.cells),
