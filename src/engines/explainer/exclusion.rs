@@ -147,14 +147,22 @@ pub fn aligned_triplet(b: &Pencilmarks, changed: CellSet, was_base: &mut CellSet
                 CellSet::ALL
             };
             let not_pair = |c: usize| c != c0 && c != c1;
+            // A third cell needs two excluders in common with the pair: it sees two or
+            // more of the pair's.
+            let (mut once, mut twice) = (CellSet::EMPTY, CellSet::EMPTY);
+            for e in pair.iter() {
+                twice = twice.or(once.and(PEER_SETS[e]));
+                once = once.or(PEER_SETS[e]);
+            }
             let first = PEER_SETS[c0].and(excluders).and(is_base);
             let second = PEER_SETS[c1].and(excluders).and(is_base).minus(first);
-            let (first, second) = (first.and(thirds), second.and(thirds));
+            let seeing = thirds.and(twice);
+            let (first, second) = (first.and(seeing), second.and(seeing));
             for c2 in first.iter().chain(second.iter()).filter(|&c| not_pair(c)) {
-                let common = pair.and(PEER_SETS[c2]);
-                if common.len() < 2 || came(i, j, index[c2]) {
+                if came(i, j, index[c2]) {
                     continue;
                 }
+                let common = pair.and(PEER_SETS[c2]);
                 let cells = CellSet::EMPTY.with(c0).with(c1).with(c2);
                 let read = PEER_SETS[c0]
                     .and(PEER_SETS[c1])
