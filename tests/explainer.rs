@@ -203,6 +203,65 @@ fn level4_puzzles_rate_as_serate_rates_them() {
     assert!(cases.len() >= 3, "{} rated by serate", cases.len());
 }
 
+/// A caller's stop flag ends a rating as the budget does: set before, the extreme
+/// references (whose ratings need forcing chains) end as lower bounds no higher than
+/// serate's; cleared, the same rater rates them to the end as serate does.
+#[test]
+fn a_stopped_rating_ends_as_a_lower_bound() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    let refs = reference("se-reference-extreme.txt");
+    let stop = Arc::new(AtomicBool::new(true));
+    let mut rater = Rater::new();
+    rater.stop_when(Some(&stop));
+    for r in refs.iter().take(20) {
+        let got = rater.rate(&r.puzzle);
+        assert!(!got.complete, "stopped, yet rated to the end");
+        assert!(
+            got.er <= r.er,
+            "{got:?}: a lower bound above serate's {}",
+            r.er
+        );
+    }
+    stop.store(false, Ordering::Relaxed);
+    for r in refs.iter().take(5) {
+        let got = rater.rate(&r.puzzle);
+        assert!(
+            got.complete && (got.er, got.ep, got.ed) == (r.er, r.ep, r.ed),
+            "{got:?}"
+        );
+    }
+    rater.stop_when(None);
+    stop.store(true, Ordering::Relaxed);
+    let got = rater.rate(&refs[0].puzzle);
+    assert!(got.complete, "the flag left behind still stopped it");
+}
+
+/// Stopped from another thread while it rates a puzzle that needs level 4 (line 11 of
+/// `../shared/data/forum-hardest-1106.txt`, seconds of work; serate 11.8), a rating
+/// ends there, inside the nested searches, as a lower bound.
+#[test]
+fn a_rating_stops_within_its_record() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    let Some(puzzles) = public_records("forum-hardest-1106.txt") else {
+        return;
+    };
+    let puzzle = Grid::parse(&puzzles[10].as_bytes()[..81]).unwrap();
+    let stop = Arc::new(AtomicBool::new(false));
+    let mut rater = Rater::new();
+    rater.stop_when(Some(&stop));
+    let got = std::thread::scope(|s| {
+        s.spawn(|| {
+            std::thread::sleep(std::time::Duration::from_millis(100));
+            stop.store(true, Ordering::Relaxed);
+        });
+        rater.rate(&puzzle)
+    });
+    assert!(!got.complete, "{got:?}");
+    assert!(got.er <= 118, "{got:?}");
+}
+
 /// The nested chains of level 4 (which `Rules::without_level4` leaves out) take
 /// record 49 of `../shared/data/reference-sets/nested-chains-70.txt` past the
 /// step where level 3 has nothing (serate rates it past 10.5 and takes more steps

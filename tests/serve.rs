@@ -1122,6 +1122,41 @@ fn work_stops_when_its_request_times_out() {
 }
 
 #[test]
+fn a_rating_stops_within_its_record_when_its_request_times_out() {
+    // Lines 11 and 34 of forum-hardest-1106 need level 4: seconds of rating each.
+    let Some(path) = common::public("forum-hardest-1106.txt") else {
+        return;
+    };
+    let text = std::fs::read_to_string(path).unwrap();
+    let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    let body = [10, 33]
+        .repeat(4)
+        .iter()
+        .map(|&i| &lines[i][..81])
+        .collect::<Vec<_>>();
+    let body = body.join("\n") + "\n";
+    let server = Server::start(&["--timeout", "1", "--max-inflight", "1"]);
+    let timed_out = post(&server.url("/v1/grade"), "text/plain", &body);
+    assert_eq!(timed_out.status, 408, "{}", timed_out.body);
+    // The two ratings at work stop within their records: the place comes back at
+    // once, not when they would have ended.
+    let json = serde_json::json!({ "puzzle": puzzles("extreme.txt")[0] }).to_string();
+    let started = Instant::now();
+    loop {
+        let got = post(&server.url("/v1/grade"), "application/json", &json);
+        if got.status == 200 {
+            break;
+        }
+        assert_eq!(got.status, 503, "{}", got.body);
+        assert!(
+            started.elapsed() < Duration::from_secs(2),
+            "the timed-out ratings went on"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
 fn sigterm_exits_within_the_drain_timeout_whatever_clients_do() {
     let mut server = Server::start(&["--timeout", "30", "--drain-timeout", "1"]);
     // A head that never ends, and a dataset of boards that would take half a minute.

@@ -1,6 +1,8 @@
 //! `grade`: how hard a person would find each unique puzzle.
 
 use std::marker::PhantomData;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 use super::{Answer, Columns, Job, Value};
 use crate::engines::explainer::{Rater, Rating, Rules, SLUGS};
@@ -20,6 +22,8 @@ use crate::Grid;
 pub struct Grade<E = Bitboards> {
     rules: Rules,
     budget: u64,
+    /// Set by the caller to stop rating (a server whose request timed out).
+    cancel: Option<Arc<AtomicBool>>,
     engine: PhantomData<fn() -> E>,
 }
 
@@ -44,6 +48,7 @@ impl<E> Grade<E> {
         Grade {
             rules,
             budget,
+            cancel: None,
             engine: PhantomData,
         }
     }
@@ -165,6 +170,14 @@ impl<E: Engine> Job for Grade<E> {
         )
     }
 
+    /// A rating in progress stops soon after `cancel` is set (as a lower bound).
+    fn cancelled_by(self, cancel: Arc<AtomicBool>) -> Self {
+        Grade {
+            cancel: Some(cancel),
+            ..self
+        }
+    }
+
     /// Unique grids are graded with every technique, unique variant boards with those
     /// that carry over to any units ([`BoardGrader`]).
     fn run(
@@ -175,7 +188,9 @@ impl<E: Engine> Job for Grade<E> {
         let answer = engine.classify_puzzle(puzzle);
         let (grade, se) = match (answer.status, puzzle) {
             (Status::Unique, Puzzle::Grid(grid)) => {
-                return answer.with(Graded::of_grid(rater, grid))
+                // The worker may have served another caller: it takes this one's flag.
+                rater.stop_when(self.cancel.as_ref());
+                return answer.with(Graded::of_grid(rater, grid));
             }
             (Status::Unique, Puzzle::Board(board)) => (boards.grade(board).ok(), None),
             _ => (None, None),

@@ -66,6 +66,18 @@ pub trait Job: Sync {
 
     /// The answer for one well-formed puzzle of a shape the job takes.
     fn run(&self, worker: &mut Self::Worker, puzzle: Puzzle<'_>) -> Answer<Self::Extra>;
+
+    /// The same job, for a caller who sets `cancel` when it no longer wants the
+    /// answers: records not started are skipped by the pipeline either way; a job
+    /// whose one record can take long (`grade`) also stops that record soon after.
+    /// By default a record runs to its end.
+    fn cancelled_by(self, cancel: std::sync::Arc<std::sync::atomic::AtomicBool>) -> Self
+    where
+        Self: Sized,
+    {
+        let _ = cancel;
+        self
+    }
 }
 
 /// Columns a job adds after `line,puzzle,solution,status,reason,mismatch`; the default

@@ -288,9 +288,11 @@ where
     } else {
         Which::Main
     };
-    // Dropped with this future (a 408, a client gone): the work stops between records.
+    // Dropped with this future (a 408, a client gone): the work stops between records
+    // (and a long one, a rating, within it).
     let (_guard, cancelled) = CancelOnDrop::new();
     let cancel = cancelled.flag();
+    let job = job.cancelled_by(Arc::clone(&cancel));
     let answered = on_pool(state, which, permit, move |lane| {
         let request = json::<PuzzlesIn<'_>>(&bytes)?;
         let boards = request.boards()?;
@@ -435,6 +437,7 @@ where
     // first row, a client gone) stops the body pump and the pipeline.
     let (guard, cancelled) = CancelOnDrop::new();
     options.cancel = Some(cancelled.flag());
+    let job = job.cancelled_by(cancelled.flag());
     let (in_tx, in_rx) = mpsc::channel::<BodyPiece>(CHANNEL_CHUNKS);
     let (out_tx, mut out_rx) = mpsc::channel::<BodyPiece>(CHANNEL_CHUNKS);
     let ending = Arc::new(BodyEnd::default());

@@ -1,8 +1,9 @@
 //! Work stops when nobody waits for its answer: each request holds a [`CancelOnDrop`]
 //! (in its handler, then in its response body), and dropping it (a 408 from the
 //! timeout layer, a client that went away, a connection closed at shutdown) sets the
-//! flag the pipeline and the in-memory batches look at between records, and wakes the
-//! task pumping the request body.
+//! flag the pipeline and the in-memory batches look at between records (and `grade`'s
+//! rater within a record: [`crate::jobs::Job::cancelled_by`]), and wakes the task
+//! pumping the request body.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;

@@ -33,6 +33,9 @@
 //! slots 10..18   a region's other places of the value taken true
 //! ```
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
 use super::basic::{self, Basis};
 use super::board::{bits, CellSet, Pencilmarks, CELL_REGIONS, REGION_SETS};
 use super::chains::{Chains, PotSet};
@@ -140,6 +143,9 @@ const KEPT_CELLS: usize = 4;
 /// Nested hints one cell's propagations use at most.
 const NESTED_PER_CELL: usize = 4096;
 const NONE: u32 = u32::MAX;
+/// The work counted for a search the caller stopped: past any budget, and far enough
+/// from overflow for the searches around it to add their own.
+const STOPPED: u64 = u64::MAX / 4;
 
 /// A potential and where its parents lie in the parent list.
 #[derive(Clone, Copy, Debug)]
@@ -256,6 +262,9 @@ pub struct Forcing {
     pub work_done: u64,
     /// Expansions after which a search gives up (it then finds nothing).
     pub limit: u64,
+    /// Set by the caller when nobody waits for the rating any more: a search that sees
+    /// it set gives up as if its budget had run out.
+    stop: Option<Arc<AtomicBool>>,
     /// The static chain search run inside nested chains, the multiple chains' buffers
     /// (for level 3; none in those buffers themselves), and what they find.
     inner: Chains,
@@ -384,8 +393,40 @@ impl Forcing {
     /// itself).
     pub fn prepare_level4(&mut self) {
         if self.dynamic.is_none() {
-            self.dynamic = Some(Box::new(Forcing::new()));
+            let mut inner = Forcing::new();
+            inner.stop_when(self.stop.as_ref());
+            self.dynamic = Some(Box::new(inner));
         }
+    }
+
+    /// Searches from now on give up soon after `stop` is set (looked at before each
+    /// cell's chains, at every level), as if the budget had run out.
+    pub fn stop_when(&mut self, stop: Option<&Arc<AtomicBool>>) {
+        let same = match (&self.stop, stop) {
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            (None, None) => true,
+            _ => false,
+        };
+        if same {
+            return;
+        }
+        self.stop = stop.cloned();
+        for inner in [self.multiple.as_deref_mut(), self.dynamic.as_deref_mut()] {
+            inner.into_iter().for_each(|f| f.stop_when(stop));
+        }
+    }
+
+    /// Whether the budget ran out, or the caller stopped the search (which then counts
+    /// as the budget spent, so that the searches around it stop too).
+    fn given_up(&mut self) -> bool {
+        if self
+            .stop
+            .as_deref()
+            .is_some_and(|s| s.load(Ordering::Relaxed))
+        {
+            self.work_done = STOPPED;
+        }
+        self.work_done > self.limit
     }
 
     /// Forgets the reduced boards seen (at a new puzzle: what a puzzle spends of its
@@ -418,6 +459,7 @@ impl Forcing {
             queue: Vec::with_capacity(POTENTIALS),
             work_done: 0,
             limit: u64::MAX,
+            stop: None,
             inner: Chains::new(),
             every: Every::new(),
             no_static_chains: false,
@@ -1249,7 +1291,7 @@ impl Forcing {
             if !(count > 2 || (count == 2 && m.dynamic)) {
                 continue;
             }
-            if self.work_done > self.limit {
+            if self.given_up() {
                 return None;
             }
             self.make_room();

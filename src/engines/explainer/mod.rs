@@ -432,6 +432,13 @@ impl Rater {
         }
     }
 
+    /// Ratings from now on stop soon after `stop` is set (a caller who no longer wants
+    /// them), ending as lower bounds as when the budget runs out: the forcing chain
+    /// searches, the only ones that take long, look at it before each cell's chains.
+    pub fn stop_when(&mut self, stop: Option<&std::sync::Arc<std::sync::atomic::AtomicBool>>) {
+        self.forcing.stop_when(stop);
+    }
+
     /// Rates a puzzle from its givens.
     pub fn rate(&mut self, puzzle: &Grid) -> Rating {
         let mut b = Pencilmarks::new(puzzle);
