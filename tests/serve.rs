@@ -1104,20 +1104,22 @@ fn work_stops_when_its_request_times_out() {
     assert!(timed_out.json()["error"].is_string());
     // The place comes back once the records being worked on end (each within its
     // budget), long before the rest of the work would have.
-    let puzzle = puzzles("extreme.txt")[0].clone();
-    let json = serde_json::json!({ "puzzle": puzzle }).to_string();
+    wait_for_place(&server, "/v1/classify", Duration::from_secs(12));
+}
+
+/// Posts one puzzle to `path` until it is answered (503 meanwhile: the one place is
+/// taken), failing once `within` has passed: the timed-out work went on.
+fn wait_for_place(server: &Server, path: &str, within: Duration) {
+    let json = serde_json::json!({ "puzzle": puzzles("extreme.txt")[0] }).to_string();
     let started = Instant::now();
     loop {
-        let got = post(&server.url("/v1/classify"), "application/json", &json);
+        let got = post(&server.url(path), "application/json", &json);
         if got.status == 200 {
             break;
         }
         assert_eq!(got.status, 503, "{}", got.body);
-        assert!(
-            started.elapsed() < Duration::from_secs(12),
-            "the timed-out work went on"
-        );
-        std::thread::sleep(Duration::from_millis(100));
+        assert!(started.elapsed() < within, "the timed-out work went on");
+        std::thread::sleep(Duration::from_millis(50));
     }
 }
 
@@ -1140,20 +1142,7 @@ fn a_rating_stops_within_its_record_when_its_request_times_out() {
     assert_eq!(timed_out.status, 408, "{}", timed_out.body);
     // The two ratings at work stop within their records: the place comes back at
     // once, not when they would have ended.
-    let json = serde_json::json!({ "puzzle": puzzles("extreme.txt")[0] }).to_string();
-    let started = Instant::now();
-    loop {
-        let got = post(&server.url("/v1/grade"), "application/json", &json);
-        if got.status == 200 {
-            break;
-        }
-        assert_eq!(got.status, 503, "{}", got.body);
-        assert!(
-            started.elapsed() < Duration::from_secs(2),
-            "the timed-out ratings went on"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    wait_for_place(&server, "/v1/grade", Duration::from_secs(2));
 }
 
 #[test]
