@@ -247,7 +247,7 @@ fn triplet(b: &Pencilmarks, cells: [usize; 3], common: CellSet) -> Option<Hint> 
 mod tests {
     use super::*;
     use crate::engines::explainer::quiet::Quiet;
-    use crate::engines::explainer::testing::{on_rating_paths, outcome};
+    use crate::engines::explainer::testing::{on_rating_paths, outcome, HintEffect};
     use crate::engines::explainer::Producer;
 
     /// Aligned pair exclusion by a plain scan: the same base cells and order, each
@@ -358,13 +358,54 @@ mod tests {
         None
     }
 
+    /// An exclusion rule run as the rater runs it, board after board: passing over
+    /// what did not change since the last board it found nothing on.
+    struct Kept {
+        producer: Producer,
+        rule: fn(&Pencilmarks, CellSet, &mut CellSet) -> Option<Hint>,
+        quiet: Quiet,
+        base: CellSet,
+        /// Boards where only part of the board was looked at.
+        passed_over: usize,
+    }
+
+    impl Kept {
+        fn new(
+            producer: Producer,
+            rule: fn(&Pencilmarks, CellSet, &mut CellSet) -> Option<Hint>,
+        ) -> Kept {
+            Kept {
+                producer,
+                rule,
+                quiet: Quiet::new(),
+                base: CellSet::EMPTY,
+                passed_over: 0,
+            }
+        }
+
+        /// Checks the rule on `b`, looked at afresh and as kept, against `expected`.
+        fn check(&mut self, puzzle: &str, b: &Pencilmarks, expected: Option<HintEffect>) {
+            let mut base = CellSet::EMPTY;
+            assert_eq!(
+                outcome((self.rule)(b, CellSet::ALL, &mut base)),
+                expected,
+                "{puzzle}"
+            );
+            self.quiet.settle(b);
+            let changed = self.quiet.change(self.producer).cells;
+            self.passed_over += usize::from(changed != CellSet::ALL);
+            let kept = outcome((self.rule)(b, changed, &mut self.base));
+            assert_eq!(kept, expected, "{puzzle}, kept");
+            self.quiet.ran(self.producer, kept.is_some());
+        }
+    }
+
     #[test]
     fn aligned_triplets_match_a_plain_scan_along_rating_paths() {
         // Looked at afresh at each board, and as the rater does, passing over the sets
         // of cells that did not change since the last board it found nothing on.
-        let (mut found, mut boards, mut passed_over) = (0, 0, 0);
-        let mut quiet = Quiet::new();
-        let mut kept_base = CellSet::EMPTY;
+        let (mut found, mut boards) = (0, 0);
+        let mut kept = Kept::new(Producer::AlignedTriplet, aligned_triplet);
         for (name, take) in [
             ("se-reference-expert.txt", 30),
             ("se-reference-extreme.txt", 10),
@@ -372,20 +413,10 @@ mod tests {
             boards += on_rating_paths(name, take, |puzzle, b| {
                 let expected = outcome(plain_aligned_triplet(b));
                 found += usize::from(expected.is_some());
-                let mut base = CellSet::EMPTY;
-                assert_eq!(
-                    outcome(aligned_triplet(b, CellSet::ALL, &mut base)),
-                    expected,
-                    "{puzzle}"
-                );
-                quiet.settle(b);
-                let changed = quiet.change(Producer::AlignedTriplet).cells;
-                passed_over += usize::from(changed != CellSet::ALL);
-                let kept = outcome(aligned_triplet(b, changed, &mut kept_base));
-                assert_eq!(kept, expected, "{puzzle}, kept");
-                quiet.ran(Producer::AlignedTriplet, kept.is_some());
+                kept.check(puzzle, b, expected);
             });
         }
+        let passed_over = kept.passed_over;
         assert!(
             boards > 2000 && found > 500 && passed_over > 1000,
             "{boards} boards, {found} exclusions, {passed_over} looked at in part"
@@ -396,25 +427,14 @@ mod tests {
     fn aligned_pairs_match_a_plain_scan_along_rating_paths() {
         // Looked at afresh at each board, and as the rater does, passing over the pairs
         // of cells that did not change since the last board it found nothing on.
-        let (mut found, mut passed_over) = (0, 0);
-        let mut quiet = Quiet::new();
-        let mut kept_base = CellSet::EMPTY;
+        let mut found = 0;
+        let mut kept = Kept::new(Producer::AlignedPair, aligned_pair);
         let boards = on_rating_paths("se-reference-expert.txt", 60, |puzzle, b| {
             let expected = outcome(plain_aligned_pair(b));
             found += usize::from(expected.is_some());
-            let mut base = CellSet::EMPTY;
-            assert_eq!(
-                outcome(aligned_pair(b, CellSet::ALL, &mut base)),
-                expected,
-                "{puzzle}"
-            );
-            quiet.settle(b);
-            let changed = quiet.change(Producer::AlignedPair).cells;
-            passed_over += usize::from(changed != CellSet::ALL);
-            let kept = outcome(aligned_pair(b, changed, &mut kept_base));
-            assert_eq!(kept, expected, "{puzzle}, kept");
-            quiet.ran(Producer::AlignedPair, kept.is_some());
+            kept.check(puzzle, b, expected);
         });
+        let passed_over = kept.passed_over;
         assert!(
             boards > 1000 && found > 20 && passed_over > 500,
             "{boards} boards, {found} exclusions, {passed_over} looked at in part"

@@ -402,12 +402,7 @@ impl Forcing {
     /// Searches from now on give up soon after `stop` is set (looked at before each
     /// cell's chains, at every level), as if the budget had run out.
     pub fn stop_when(&mut self, stop: Option<&Arc<AtomicBool>>) {
-        let same = match (&self.stop, stop) {
-            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
-            (None, None) => true,
-            _ => false,
-        };
-        if same {
+        if self.stop.as_ref().map(Arc::as_ptr) == stop.map(Arc::as_ptr) {
             return;
         }
         self.stop = stop.cloned();
