@@ -161,6 +161,18 @@ struct ForcingNode {
     rule: u8,
 }
 
+/// A set of potentials, a bit each.
+type PotBits = [u64; POTENTIALS.div_ceil(64)];
+
+/// Whether some potential is in every set of `sets` (at least one).
+fn share<'s>(mut sets: impl Iterator<Item = &'s PotBits>) -> bool {
+    let Some(&first) = sets.next() else {
+        return false;
+    };
+    let common = sets.fold(first, |acc, s| std::array::from_fn(|i| acc[i] & s[i]));
+    common.iter().any(|&w| w != 0)
+}
+
 /// One propagation's potentials: the node stored for each, and the on and off nodes
 /// in the order they were added (each list is also the queue of its kind).
 struct PotentialSlot {
@@ -170,6 +182,11 @@ struct PotentialSlot {
     now: u32,
     on: Vec<u32>,
     off: Vec<u32>,
+    /// The potentials stored, as bits: where the sets of a hint's branches share none,
+    /// the branches imply nothing in common, and their lists need not be walked.
+    set: PotBits,
+    /// The start whose kept "on" propagation ([`OnMemo`]) the slot holds, if any.
+    holds: Option<u16>,
 }
 
 impl PotentialSlot {
@@ -180,6 +197,8 @@ impl PotentialSlot {
             // Each candidate is set on, or off, once in a propagation.
             on: Vec::with_capacity(POTENTIALS / 2),
             off: Vec::with_capacity(POTENTIALS / 2),
+            set: [0; POTENTIALS.div_ceil(64)],
+            holds: None,
         }
     }
 
@@ -191,6 +210,8 @@ impl PotentialSlot {
         }
         self.on.clear();
         self.off.clear();
+        self.set = [0; POTENTIALS.div_ceil(64)];
+        self.holds = None;
     }
 
     fn get(&self, p: u16) -> Option<u32> {
@@ -200,6 +221,7 @@ impl PotentialSlot {
 
     fn add(&mut self, p: u16, node: u32) {
         self.stored[p as usize] = (self.now, node);
+        self.set[p as usize / 64] |= 1 << (p % 64);
         if is_on(p) {
             self.on.push(node);
         } else {
@@ -296,6 +318,12 @@ pub struct Forcing {
     /// peers, an off leaves a region's last place), so on the same places it meets none
     /// again.
     nishio_clear: [Option<CellSet>; 9],
+    /// Whether branches whose potentials share none are passed over before their lists
+    /// are walked (off only to test it).
+    sharing: bool,
+    /// Branch sets passed over so.
+    #[cfg(test)]
+    passed_over: usize,
 }
 
 /// The "on" propagations of one search, by start: a potential taken true is followed
@@ -311,6 +339,8 @@ struct OnMemo {
     entries: Vec<MemoEntry>,
     /// The on nodes, then the off nodes, of each entry's propagation.
     lists: Vec<u32>,
+    /// The potentials of each entry's propagation, as bits (by entry).
+    sets: Vec<PotBits>,
 }
 
 /// One kept propagation: its on and off nodes in [`OnMemo::lists`], and the
@@ -330,6 +360,7 @@ impl OnMemo {
             entries: Vec::with_capacity(POTENTIALS / 2),
             // No more than the arena's nodes, each listed once.
             lists: Vec::with_capacity(KEPT_CELLS * SLOTS * POTENTIALS),
+            sets: Vec::with_capacity(POTENTIALS / 2),
         }
     }
 
@@ -341,11 +372,19 @@ impl OnMemo {
         }
         self.entries.clear();
         self.lists.clear();
+        self.sets.clear();
     }
 
     fn get(&self, start: u16) -> Option<MemoEntry> {
         let (stamp, entry) = self.at[start as usize >> 1];
         (stamp == self.now).then(|| self.entries[entry as usize])
+    }
+
+    /// The potentials of `start`'s kept propagation (one kept this search).
+    fn set(&self, start: u16) -> &PotBits {
+        let (stamp, entry) = self.at[start as usize >> 1];
+        debug_assert_eq!(stamp, self.now, "a kept propagation");
+        &self.sets[entry as usize]
     }
 
     fn save(&mut self, start: u16, slot: &PotentialSlot, absurd: Option<(u32, u32)>) {
@@ -358,6 +397,7 @@ impl OnMemo {
             len: self.lists.len() as u32 - from,
             absurd,
         });
+        self.sets.push(slot.set);
     }
 }
 
@@ -464,6 +504,9 @@ impl Forcing {
             listed: PotSet::new(),
             memo: OnMemo::new(),
             nishio_clear: [None; 9],
+            sharing: true,
+            #[cfg(test)]
+            passed_over: 0,
         }
     }
 
@@ -499,6 +542,7 @@ impl Forcing {
 
     /// [`Forcing::propagate`] for a potential taken true, or its propagation as this
     /// search first followed it, put back in slot `s`.
+    #[cfg(test)]
     fn propagate_on(
         &mut self,
         s: usize,
@@ -506,18 +550,44 @@ impl Forcing {
         start: u16,
         m: Mode,
     ) -> Option<(u32, u32)> {
+        let absurd = self.keep_on(s, b, start, m);
+        self.put_back(s, start);
+        absurd
+    }
+
+    /// Makes sure this search keeps the propagation of `start` taken true (made in slot
+    /// `s`, which then holds it, unless kept already); returns its contradiction.
+    fn keep_on(&mut self, s: usize, b: &Pencilmarks, start: u16, m: Mode) -> Option<(u32, u32)> {
         if let Some(e) = self.memo.get(start) {
-            let slot = &mut self.slots[s];
-            slot.clear();
-            let (from, to) = (e.from as usize, (e.from + e.len) as usize);
-            for &n in &self.memo.lists[from..to] {
-                slot.add(self.nodes[n as usize].pot, n);
-            }
             return e.absurd;
         }
         let absurd = self.propagate(s, b, start, m);
         self.memo.save(start, &self.slots[s], absurd);
+        self.slots[s].holds = Some(start);
         absurd
+    }
+
+    /// Counts a set of branches passed over for sharing no potential (in tests).
+    fn count_passed_over(&mut self) {
+        #[cfg(test)]
+        {
+            self.passed_over += 1;
+        }
+    }
+
+    /// Puts the kept propagation of `start` in slot `s`, unless there.
+    fn put_back(&mut self, s: usize, start: u16) {
+        if self.slots[s].holds == Some(start) {
+            return;
+        }
+        let e = self.memo.get(start).expect("a kept propagation");
+        let slot = &mut self.slots[s];
+        slot.clear();
+        let (from, to) = (e.from as usize, (e.from + e.len) as usize);
+        for &n in &self.memo.lists[from..to] {
+            slot.add(self.nodes[n as usize].pot, n);
+        }
+        slot.holds = Some(start);
     }
 
     /// Forgets the propagations kept, and their nodes.
@@ -526,6 +596,9 @@ impl Forcing {
         self.parents.clear();
         self.nested.clear();
         self.memo.clear();
+        for slot in &mut self.slots {
+            slot.holds = None;
+        }
     }
 
     /// Before a cell's propagations: forgets those kept unless the arena has room for
@@ -1194,8 +1267,15 @@ impl Forcing {
                 } else {
                     branches[i] = REGION_SLOTS + k;
                     k += 1;
-                    self.propagate_on(branches[i], b, pot(c, v, true), m);
+                    self.keep_on(branches[i], b, pot(c, v, true), m);
                 }
+            }
+            if self.sharing && !share(places.iter().map(|c| self.memo.set(pot(c, v, true)))) {
+                self.count_passed_over();
+                continue;
+            }
+            for (i, c) in places.iter().enumerate() {
+                self.put_back(branches[i], pot(c, v, true));
             }
             let starts = ChainsOf::Region {
                 v,
@@ -1306,7 +1386,7 @@ impl Forcing {
                 {
                     continue;
                 }
-                let absurd = self.propagate_on(v, b, on, m);
+                let absurd = self.keep_on(v, b, on, m);
                 if let (true, Some((x, y))) = (m.contradictions(), absurd) {
                     absurd_values |= 1 << v;
                     self.offer(&mut best, m, on ^ 1, CONTRADICTION, &[x, y], None);
@@ -1317,18 +1397,29 @@ impl Forcing {
                         absurd_values |= 1 << v;
                         self.offer(&mut best, m, on, CONTRADICTION, &[x, y], None);
                     }
-                    if m.doubles(count) {
+                    let sets = [self.memo.set(on), &self.slots[OFF_SLOT].set];
+                    let shared = !self.sharing || share(sets.into_iter());
+                    if m.doubles(count) && shared {
+                        self.put_back(v, on);
                         self.common(&mut best, m, &[v, OFF_SLOT], DOUBLE, None);
+                    } else if m.doubles(count) {
+                        self.count_passed_over();
                     }
                 }
                 if !m.nishio {
                     self.regions(&mut best, b, cell, v, m, reach);
                 }
             }
-            if cell_chains {
+            let ons = || bits(b.cands[cell]).map(|v| pot(cell, v, true));
+            let shared = cell_chains && (!self.sharing || share(ons().map(|on| self.memo.set(on))));
+            if cell_chains && !shared {
+                self.count_passed_over();
+            }
+            if shared {
                 let mut branches = [0usize; 9];
                 for (i, v) in bits(b.cands[cell]).enumerate() {
                     branches[i] = v;
+                    self.put_back(v, pot(cell, v, true));
                 }
                 let starts = Some(ChainsOf::Cell(cell));
                 self.common(&mut best, m, &branches[..count as usize], CELL, starts);
@@ -1446,6 +1537,59 @@ mod tests {
         assert!(
             boards >= 10 && found >= 10 && hits > 1000,
             "{boards} boards, {found} hints, {hits} searches kept"
+        );
+    }
+
+    #[test]
+    fn branches_sharing_no_potential_are_passed_over_without_losing_a_hint() {
+        // Along the rater's path through hard references: every hint the forcing chains
+        // of levels 0 and 1 record (as for nested chains), and the lowest, with the
+        // branches whose potential sets share none passed over, and with every branch's
+        // lists walked. The same (in the order sorted for nested chains, with their
+        // links), and some branches were passed over.
+        let (mut sharing, mut walking) = (Forcing::new(), Forcing::new());
+        walking.sharing = false;
+        let (mut one, mut other) = (Every::new(), Every::new());
+        type Recorded = (u64, u32, u64, [u16; 81], Vec<(u16, u8)>);
+        let recorded = |e: &Every| -> Vec<Recorded> {
+            (0..e.len())
+                .map(|k| e.get(k))
+                .map(|f| {
+                    let links = e.links_of(f).to_vec();
+                    (f.rating, f.complexity, f.signature, f.elims, links)
+                })
+                .collect()
+        };
+        let kinds = [
+            ForcingKind::Nishio,
+            ForcingKind::Multiple,
+            ForcingKind::Dynamic,
+            ForcingKind::DynamicPlus,
+        ];
+        let mut hints = 0;
+        on_rating_paths("se-reference-extreme.txt", 4, |puzzle, b| {
+            for kind in kinds {
+                for f in [&mut sharing, &mut walking] {
+                    f.work_done = 0;
+                    f.nishio_clear = [None; 9];
+                }
+                let got = outcome(sharing.best(b, kind));
+                assert_eq!(got, outcome(walking.best(b, kind)), "{puzzle} {kind:?}");
+                one.clear(b);
+                other.clear(b);
+                sharing.search(b, kind, Some(&mut one), None);
+                walking.search(b, kind, Some(&mut other), None);
+                one.sort();
+                other.sort();
+                assert_eq!(recorded(&one), recorded(&other), "{puzzle} {kind:?}");
+                hints += one.len();
+            }
+        });
+        let passed = sharing.passed_over;
+        assert_eq!(walking.passed_over, 0);
+        assert!(
+            hints > 1000 && passed > 1000,
+            "{hints} hints recorded, {passed} sets of branches passed over"
         );
     }
 
