@@ -318,9 +318,13 @@ pub struct Forcing {
     /// peers, an off leaves a region's last place), so on the same places it meets none
     /// again.
     nishio_clear: [Option<CellSet>; 9],
-    /// Whether branches whose potentials share none are passed over before their lists
-    /// are walked (off only to test it).
+    /// Whether the branches of a hint are met through their bit sets: passed over when
+    /// those share no potential, else only the shared potentials looked up (off only to
+    /// test it: every branch's lists are then walked).
     sharing: bool,
+    /// The potentials common to the branches of a hint: (off, node in the first
+    /// branch, potential).
+    shared: Vec<(bool, u32, u16)>,
     /// Branch sets passed over so.
     #[cfg(test)]
     passed_over: usize,
@@ -505,6 +509,7 @@ impl Forcing {
             memo: OnMemo::new(),
             nishio_clear: [None; 9],
             sharing: true,
+            shared: Vec::with_capacity(POTENTIALS),
             #[cfg(test)]
             passed_over: 0,
         }
@@ -1218,6 +1223,37 @@ impl Forcing {
         starts: Option<ChainsOf>,
     ) {
         let mut nodes = [0u32; 9];
+        if self.sharing {
+            // The potentials in every branch, from the bit sets: the first branch's
+            // lists hold nodes in the order they were made, so its nodes of those
+            // potentials, ons then offs, each ascending, are in the lists' order.
+            let mut set = self.slots[branches[0]].set;
+            for &b in &branches[1..] {
+                for (w, o) in set.iter_mut().zip(&self.slots[b].set) {
+                    *w &= o;
+                }
+            }
+            self.shared.clear();
+            for (i, &word) in set.iter().enumerate() {
+                let mut word = word;
+                while word != 0 {
+                    let p = (i * 64) as u16 + word.trailing_zeros() as u16;
+                    word &= word - 1;
+                    let first = self.slots[branches[0]].get(p).expect("in the first branch");
+                    self.shared.push((!is_on(p), first, p));
+                }
+            }
+            self.shared.sort_unstable();
+            for i in 0..self.shared.len() {
+                let (_, first, p) = self.shared[i];
+                nodes[0] = first;
+                for (k, &b) in branches[1..].iter().enumerate() {
+                    nodes[k + 1] = self.slots[b].get(p).expect("in every branch");
+                }
+                self.offer(best, m, p, kind, &nodes[..branches.len()], starts);
+            }
+            return;
+        }
         for on in [true, false] {
             let len = if on {
                 self.slots[branches[0]].on.len()
@@ -1541,11 +1577,11 @@ mod tests {
     }
 
     #[test]
-    fn branches_sharing_no_potential_are_passed_over_without_losing_a_hint() {
+    fn branches_are_met_through_their_shared_potentials_without_losing_a_hint() {
         // Along the rater's path through hard references: every hint the forcing chains
         // of levels 0 and 1 record (as for nested chains), and the lowest, with the
-        // branches whose potential sets share none passed over, and with every branch's
-        // lists walked. The same (in the order sorted for nested chains, with their
+        // branches whose potential sets share none passed over and only the shared
+        // potentials looked up, and with every branch's lists walked. The same (in the order sorted for nested chains, with their
         // links), and some branches were passed over.
         let (mut sharing, mut walking) = (Forcing::new(), Forcing::new());
         walking.sharing = false;
