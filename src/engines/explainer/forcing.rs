@@ -219,6 +219,7 @@ impl PotentialSlot {
         (stamp == self.now).then_some(node)
     }
 
+    #[inline(always)]
     fn add(&mut self, p: u16, node: u32) {
         self.stored[p as usize] = (self.now, node);
         self.set[p as usize / 64] |= 1 << (p % 64);
@@ -533,9 +534,15 @@ impl Forcing {
     }
 
     fn child(&mut self, pot: u16, parent: u32) -> u32 {
-        let n = self.open(pot);
-        self.parent(n, parent);
-        n
+        self.nodes.push(ForcingNode {
+            pot,
+            parents: self.parents.len() as u32,
+            count: 1,
+            nested: NONE,
+            rule: NO_RULE,
+        });
+        self.parents.push(parent);
+        (self.nodes.len() - 1) as u32
     }
 
     /// The stored off node of a candidate the propagation removed.
@@ -675,6 +682,7 @@ impl Forcing {
         None
     }
 
+    #[inline(always)]
     fn implied_off(&mut self, s: usize, parent: u32, q: u16) -> Option<(u32, u32)> {
         if let Some(on) = self.slots[s].get(q | 1) {
             let off = self.child(q, parent);
