@@ -275,8 +275,6 @@ pub struct Forcing {
     saved_holders: [CellSet; 9],
     work: [u16; 81],
     holders: [CellSet; 9],
-    /// The implications of the potential being processed: (potential, rule).
-    generated: Vec<(u16, u8)>,
     /// The ancestor count's visited potentials and queue.
     seen: Vec<u32>,
     seen_now: u32,
@@ -493,7 +491,6 @@ impl Forcing {
             saved_holders: [CellSet::EMPTY; 9],
             work: [0; 81],
             holders: [CellSet::EMPTY; 9],
-            generated: Vec::with_capacity(64),
             seen: vec![0; POTENTIALS],
             seen_now: 0,
             queue: Vec::with_capacity(POTENTIALS),
@@ -702,15 +699,19 @@ impl Forcing {
         self.work_done += 1;
         let p = self.nodes[n as usize].pot;
         let (cell, v) = (cell_of(p), value_of(p));
-        self.generated.clear();
+        // The cell's rule, then block, row and column: four at most.
+        let mut generated = [(0u16, 0u8); 4];
+        let mut count = 0;
         if !m.nishio && self.work[cell].count_ones() == 2 {
             let w = (self.work[cell] & !(1 << v)).trailing_zeros() as usize;
-            self.generated.push((pot(cell, w, true), CELL_RULE));
+            generated[0] = (pot(cell, w, true), CELL_RULE);
+            count = 1;
         }
         for r in CELL_REGIONS[cell] {
             if let Some(q) = conjugate(&self.holders, cell, v, r as usize) {
-                if !self.generated.iter().any(|&(g, _)| g == q) {
-                    self.generated.push((q, r));
+                if !generated[..count].iter().any(|&(g, _)| g == q) {
+                    generated[count] = (q, r);
+                    count += 1;
                 }
             }
         }
@@ -718,8 +719,7 @@ impl Forcing {
             self.work[cell] &= !(1 << v);
             self.holders[v] = self.holders[v].minus(CellSet::EMPTY.with(cell));
         }
-        for i in 0..self.generated.len() {
-            let (q, rule) = self.generated[i];
+        for &(q, rule) in &generated[..count] {
             let off = self.slots[s].get(q ^ 1);
             if off.is_none() && self.slots[s].get(q).is_some() {
                 continue;
