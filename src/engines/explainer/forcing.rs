@@ -530,6 +530,9 @@ impl Forcing {
         self.nodes[node as usize].count += 1;
     }
 
+    /// A node of `pot` with the one parent `parent`: [`Forcing::open`] and
+    /// [`Forcing::parent`] in one push each (the innermost step of a propagation; going
+    /// through a shared constructor measured 0.2% more instructions).
     fn child(&mut self, pot: u16, parent: u32) -> u32 {
         self.nodes.push(ForcingNode {
             pot,
