@@ -164,14 +164,9 @@ struct ForcingNode {
 /// A set of potentials, a bit each.
 type PotBits = [u64; POTENTIALS.div_ceil(64)];
 
-/// Whether some potential is in every set of `sets` (at least one).
-fn share<'s>(mut sets: impl Iterator<Item = &'s PotBits>) -> bool {
-    let Some(&first) = sets.next() else {
-        return false;
-    };
-    let common = sets.fold(first, |acc, s| std::array::from_fn(|i| acc[i] & s[i]));
-    common.iter().any(|&w| w != 0)
-}
+/// A branch of a hint: its slot, and the start of the kept "on" propagation that goes
+/// there (none for a slot holding its propagation already).
+type Branch = (usize, Option<u16>);
 
 /// One propagation's potentials: the node stored for each, and the on and off nodes
 /// in the order they were added (each list is also the queue of its kind).
@@ -1222,28 +1217,47 @@ impl Forcing {
         (count + self.met_complexity, signature)
     }
 
-    /// The potentials implied the same way in every slot of `branches`, in the first
-    /// slot's order, ons then offs, each offered as a hint of `kind` (`starts`: see
-    /// [`Forcing::offer`]).
+    /// The potentials implied the same way in every branch, in the first branch's
+    /// order, ons then offs, each offered as a hint of `kind` (`starts`: see
+    /// [`Forcing::offer`]). The branches' bit sets are met first: branches sharing no
+    /// potential are passed over before any kept propagation is put back in its slot.
     fn common(
         &mut self,
         best: &mut BestForcing,
         m: Mode,
-        branches: &[usize],
+        branches: &[Branch],
         kind: u8,
         starts: Option<ChainsOf>,
     ) {
-        let mut nodes = [0u32; 9];
+        let mut set = [!0u64; POTENTIALS.div_ceil(64)];
         if self.sharing {
-            // The potentials in every branch, from the bit sets: the first branch's
-            // lists hold nodes in the order they were made, so its nodes of those
-            // potentials, ons then offs, each ascending, are in the lists' order.
-            let mut set = self.slots[branches[0]].set;
-            for &b in &branches[1..] {
-                for (w, o) in set.iter_mut().zip(&self.slots[b].set) {
+            for &(s, start) in branches {
+                let other = match start {
+                    Some(p) => self.memo.set(p),
+                    None => &self.slots[s].set,
+                };
+                for (w, o) in set.iter_mut().zip(other) {
                     *w &= o;
                 }
             }
+            if set.iter().all(|&w| w == 0) {
+                self.count_passed_over();
+                return;
+            }
+        }
+        let mut slots = [0usize; 9];
+        for (i, &(s, start)) in branches.iter().enumerate() {
+            slots[i] = s;
+            if let Some(p) = start {
+                self.put_back(s, p);
+            }
+        }
+        let branches = &slots[..branches.len()];
+        let mut nodes = [0u32; 9];
+        if self.sharing {
+            // The first branch's lists hold nodes in the order they were made, so its
+            // nodes of the shared potentials, ons then offs, each ascending, are in the
+            // lists' order.
             self.shared.clear();
             for (i, &word) in set.iter().enumerate() {
                 let mut word = word;
@@ -1306,23 +1320,18 @@ impl Forcing {
                 continue;
             };
             let n = places.len();
-            let mut branches = [0usize; 9];
+            let mut branches = [(0, None); 9];
             let mut k = 0;
             for (i, c) in places.iter().enumerate() {
-                if c == cell {
-                    branches[i] = v;
+                let slot = if c == cell {
+                    v
                 } else {
-                    branches[i] = REGION_SLOTS + k;
                     k += 1;
-                    self.keep_on(branches[i], b, pot(c, v, true), m);
-                }
-            }
-            if self.sharing && !share(places.iter().map(|c| self.memo.set(pot(c, v, true)))) {
-                self.count_passed_over();
-                continue;
-            }
-            for (i, c) in places.iter().enumerate() {
-                self.put_back(branches[i], pot(c, v, true));
+                    REGION_SLOTS + k - 1
+                };
+                let on = pot(c, v, true);
+                self.keep_on(slot, b, on, m);
+                branches[i] = (slot, Some(on));
             }
             let starts = ChainsOf::Region {
                 v,
@@ -1444,29 +1453,19 @@ impl Forcing {
                         absurd_values |= 1 << v;
                         self.offer(&mut best, m, on, CONTRADICTION, &[x, y], None);
                     }
-                    let sets = [self.memo.set(on), &self.slots[OFF_SLOT].set];
-                    let shared = !self.sharing || share(sets.into_iter());
-                    if m.doubles(count) && shared {
-                        self.put_back(v, on);
-                        self.common(&mut best, m, &[v, OFF_SLOT], DOUBLE, None);
-                    } else if m.doubles(count) {
-                        self.count_passed_over();
+                    if m.doubles(count) {
+                        let branches = [(v, Some(on)), (OFF_SLOT, None)];
+                        self.common(&mut best, m, &branches, DOUBLE, None);
                     }
                 }
                 if !m.nishio {
                     self.regions(&mut best, b, cell, v, m, reach);
                 }
             }
-            let ons = || bits(b.cands[cell]).map(|v| pot(cell, v, true));
-            let shared = cell_chains && (!self.sharing || share(ons().map(|on| self.memo.set(on))));
-            if cell_chains && !shared {
-                self.count_passed_over();
-            }
-            if shared {
-                let mut branches = [0usize; 9];
+            if cell_chains {
+                let mut branches = [(0, None); 9];
                 for (i, v) in bits(b.cands[cell]).enumerate() {
-                    branches[i] = v;
-                    self.put_back(v, pot(cell, v, true));
+                    branches[i] = (v, Some(pot(cell, v, true)));
                 }
                 let starts = Some(ChainsOf::Cell(cell));
                 self.common(&mut best, m, &branches[..count as usize], CELL, starts);
@@ -1592,8 +1591,9 @@ mod tests {
         // Along the rater's path through hard references: every hint the forcing chains
         // of levels 0 and 1 record (as for nested chains), and the lowest, with the
         // branches whose potential sets share none passed over and only the shared
-        // potentials looked up, and with every branch's lists walked. The same (in the order sorted for nested chains, with their
-        // links), and some branches were passed over.
+        // potentials looked up, and with every branch's lists walked. The same (in the
+        // order sorted for nested chains, with their links), and some branches were
+        // passed over.
         let (mut sharing, mut walking) = (Forcing::new(), Forcing::new());
         walking.sharing = false;
         let (mut one, mut other) = (Every::new(), Every::new());
