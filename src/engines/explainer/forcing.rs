@@ -171,14 +171,14 @@ type Branch = (usize, Option<u16>);
 /// One propagation's potentials: the node stored for each, and the on and off nodes
 /// in the order they were added (each list is also the queue of its kind).
 struct PotentialSlot {
-    /// Per potential: the stamp of the propagation that stored it, and its node, side
-    /// by side so that a look-up reads one cache line.
-    stored: Vec<(u32, u32)>,
-    now: u32,
+    /// Per potential: its node, where `set` holds it.
+    stored: Vec<u32>,
     on: Vec<u32>,
     off: Vec<u32>,
-    /// The potentials stored, as bits: where the sets of a hint's branches share none,
-    /// the branches imply nothing in common, and their lists need not be walked.
+    /// The potentials stored, as bits (a candidate's off and on side by side, so that
+    /// one word says whether either is stored); where the sets of a hint's branches
+    /// share none, the branches imply nothing in common, and their lists need not be
+    /// walked.
     set: PotBits,
     /// The start whose kept "on" propagation ([`OnMemo`]) the slot holds, if any.
     holds: Option<u16>,
@@ -187,8 +187,7 @@ struct PotentialSlot {
 impl PotentialSlot {
     fn new() -> PotentialSlot {
         PotentialSlot {
-            stored: vec![(0, NONE); POTENTIALS],
-            now: 0,
+            stored: vec![NONE; POTENTIALS],
             // Each candidate is set on, or off, once in a propagation.
             on: Vec::with_capacity(POTENTIALS / 2),
             off: Vec::with_capacity(POTENTIALS / 2),
@@ -198,11 +197,6 @@ impl PotentialSlot {
     }
 
     fn clear(&mut self) {
-        self.now = self.now.wrapping_add(1);
-        if self.now == 0 {
-            self.stored.fill((0, NONE));
-            self.now = 1;
-        }
         self.on.clear();
         self.off.clear();
         self.set = [0; POTENTIALS.div_ceil(64)];
@@ -210,13 +204,18 @@ impl PotentialSlot {
     }
 
     fn get(&self, p: u16) -> Option<u32> {
-        let (stamp, node) = self.stored[p as usize];
-        (stamp == self.now).then_some(node)
+        (self.set[p as usize / 64] >> (p % 64) & 1 != 0).then(|| self.stored[p as usize])
+    }
+
+    /// Whether the candidate of `p` is stored off (bit 0) and on (bit 1).
+    #[inline(always)]
+    fn sides(&self, p: u16) -> u64 {
+        self.set[p as usize / 64] >> (p % 64 & !1) & 3
     }
 
     #[inline(always)]
     fn add(&mut self, p: u16, node: u32) {
-        self.stored[p as usize] = (self.now, node);
+        self.stored[p as usize] = node;
         self.set[p as usize / 64] |= 1 << (p % 64);
         if is_on(p) {
             self.on.push(node);
@@ -679,11 +678,13 @@ impl Forcing {
 
     #[inline(always)]
     fn implied_off(&mut self, s: usize, parent: u32, q: u16) -> Option<(u32, u32)> {
-        if let Some(on) = self.slots[s].get(q | 1) {
+        let sides = self.slots[s].sides(q);
+        if sides & 2 != 0 {
+            let on = self.slots[s].stored[q as usize | 1];
             let off = self.child(q, parent);
             return Some((on, off));
         }
-        if self.slots[s].get(q).is_none() {
+        if sides == 0 {
             let off = self.child(q, parent);
             self.slots[s].add(q, off);
         }
@@ -718,8 +719,9 @@ impl Forcing {
             self.holders[v] = self.holders[v].minus(CellSet::EMPTY.with(cell));
         }
         for &(q, rule) in &generated[..count] {
-            let off = self.slots[s].get(q ^ 1);
-            if off.is_none() && self.slots[s].get(q).is_some() {
+            let sides = self.slots[s].sides(q);
+            let off = (sides & 1 != 0).then(|| self.slots[s].stored[q as usize ^ 1]);
+            if sides == 2 {
                 continue;
             }
             let on = self.child(q, n);
