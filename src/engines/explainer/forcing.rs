@@ -210,7 +210,7 @@ impl PotentialSlot {
     /// Whether the candidate of `p` is stored off (bit 0) and on (bit 1).
     #[inline(always)]
     fn sides(&self, p: u16) -> u64 {
-        self.set[p as usize / 64] >> (p % 64 & !1) & 3
+        self.set[p as usize / 64] >> ((p % 64) & !1) & 3
     }
 
     #[inline(always)]
