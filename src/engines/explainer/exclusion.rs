@@ -10,9 +10,10 @@ use super::hint::{Hint, HintKind};
 ///
 /// `changed`: the cells changed since the last board this found nothing on, whose base
 /// cells `was_base` holds (set here to this board's). A pair's test reads only its two
-/// cells and those seeing both, so a pair of cells that were both base cells there,
-/// where none of those changed, found nothing there and finds nothing now: it is not
-/// tested.
+/// cells and its excluders (the bivalue cells seeing both: a cell of more values now
+/// had more there too, so it was no excluder there either), so a pair of cells that
+/// were both base cells there, where none of those changed, found nothing there and
+/// finds nothing now: it is not tested.
 pub fn aligned_pair(b: &Pencilmarks, changed: CellSet, was_base: &mut CellSet) -> Option<Hint> {
     let mut bivalue = CellSet::EMPTY;
     let mut single = CellSet::EMPTY;
@@ -43,11 +44,10 @@ pub fn aligned_pair(b: &Pencilmarks, changed: CellSet, was_base: &mut CellSet) -
             once = once.or(PEER_SETS[e]);
         }
         for c1 in twice.and(base).and(CellSet((1u128 << c2) - 1)).iter() {
-            let both = PEER_SETS[c1].and(PEER_SETS[c2]);
-            if kept.has(c1) && kept.has(c2) && both.and(changed).is_empty() {
+            let excluders = PEER_SETS[c1].and(PEER_SETS[c2]).and(bivalue);
+            if kept.has(c1) && kept.has(c2) && excluders.and(changed).is_empty() {
                 continue;
             }
-            let excluders = both.and(bivalue);
             let sees = PEER_SETS[c1].has(c2);
             // A bivalue excluder empties when the two cells take its two values:
             // for each value, the values its excluders pair it with.
@@ -90,9 +90,11 @@ pub fn aligned_pair(b: &Pencilmarks, changed: CellSet, was_base: &mut CellSet) -
 ///
 /// `changed`: the cells changed since the last board this found nothing on, whose base
 /// cells `was_base` holds (set here to this board's). A set's test reads only its three
-/// cells and those seeing all three; a set of cells that were all base cells there
-/// came there too (what else lets a set come is read from those cells), so where none
-/// of them changed it found nothing there and finds nothing now: it is not tested.
+/// cells and their common excluders (the cells of two or three values seeing all
+/// three: a cell of more values now had more there too, so it was none there either);
+/// a set of cells that were all base cells there came there too (what else lets a set
+/// come is read from those cells), so where none of them changed it found nothing
+/// there and finds nothing now: it is not tested.
 pub fn aligned_triplet(b: &Pencilmarks, changed: CellSet, was_base: &mut CellSet) -> Option<Hint> {
     let mut excluders = CellSet::EMPTY;
     let mut single = CellSet::EMPTY;
@@ -139,9 +141,10 @@ pub fn aligned_triplet(b: &Pencilmarks, changed: CellSet, was_base: &mut CellSet
             if pair.len() < 2 {
                 continue;
             }
-            // Where the two cells and those seeing both are as they were, only a third
-            // cell that is not makes a set worth testing.
-            let thirds = if both.with(c0).with(c1).and(fresh).is_empty() {
+            // Where the two cells and their common excluders are as they were, only a
+            // third cell that is not makes a set worth testing.
+            let two = CellSet::EMPTY.with(c0).with(c1);
+            let thirds = if two.and(fresh).or(pair.and(changed)).is_empty() {
                 fresh
             } else {
                 CellSet::ALL
@@ -163,12 +166,8 @@ pub fn aligned_triplet(b: &Pencilmarks, changed: CellSet, was_base: &mut CellSet
                     continue;
                 }
                 let common = pair.and(PEER_SETS[c2]);
-                let cells = CellSet::EMPTY.with(c0).with(c1).with(c2);
-                let read = PEER_SETS[c0]
-                    .and(PEER_SETS[c1])
-                    .and(PEER_SETS[c2])
-                    .or(cells);
-                if old_base.and(cells) == cells && read.and(changed).is_empty() {
+                let cells = two.with(c2);
+                if old_base.and(cells) == cells && cells.or(common).and(changed).is_empty() {
                     continue;
                 }
                 if let Some(h) = triplet(b, [c0, c1, c2], common) {
