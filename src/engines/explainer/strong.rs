@@ -624,6 +624,10 @@ fn choose(
     // joins must be joined by one of those, or no chain goes through it; so must the
     // link chosen here.
     let later = seq[depth + 1..].iter().fold(0u64, |m, &t| m | d.of_type[t]);
+    // With no fresh link chosen yet, one of the positions from here on must take one.
+    if members & fresh == 0 && (d.of_type[t] | later) & free & fresh == 0 {
+        return;
+    }
     let around = members | later;
     for &c in &chosen[..depth] {
         let joins = d.links[c as usize].joins;
