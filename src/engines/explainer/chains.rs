@@ -36,6 +36,17 @@ const fn bloom_bit(p: u16) -> u64 {
 /// The most successors a potential has: 8 other values of its cell, 20 peers.
 const STRIDE: usize = 32;
 
+/// True when every link of `nodes` leads to a potential of `within`.
+#[cfg(test)]
+fn links_stay_in(nodes: &[u16], links: &[u16], lengths: &[u8], within: &PotSet) -> bool {
+    nodes.iter().all(|&p| {
+        let at = p as usize * STRIDE;
+        links[at..at + lengths[p as usize] as usize]
+            .iter()
+            .all(|&q| within.has(q))
+    })
+}
+
 /// A set of potentials (a stamp per potential, so clearing it is one increment).
 pub(super) struct PotSet {
     stamp: Vec<u32>,
@@ -684,20 +695,27 @@ impl Chains {
             }
             Some(w) => self.new_links_closure(b, w, pass, values),
         }
+        // Without `within` the screen follows every potential of the cells it looks at,
+        // and every link leads to one of them (the Y pass's from bivalue cells to
+        // bivalue cells, the X pass's within a value): nothing to test link by link.
+        let whole = within.is_none();
         for i in 0..self.active.len() {
             let p = self.active[i];
             for j in self.successors(b, p, pass) {
                 let q = self.table[j];
-                if self.screened_in.has(q) {
+                if whole || self.screened_in.has(q) {
                     self.entered.add(q);
                 }
             }
         }
         let screened_in = &self.screened_in;
-        self.reach
-            .compute(&self.active, &self.table, &self.lengths, STRIDE, |q| {
-                screened_in.has(q)
-            });
+        let (nodes, links, lengths) = (&self.active, &self.table, &self.lengths);
+        if whole {
+            self.reach.compute(nodes, links, lengths, STRIDE, |_| true);
+        } else {
+            self.reach
+                .compute(nodes, links, lengths, STRIDE, |q| screened_in.has(q));
+        }
         self.removable.clear();
         for id in 0..self.reach.components() {
             let members = self.reach.members(id);
@@ -1046,6 +1064,12 @@ mod tests {
             );
             y += usize::from(expected.is_some_and(|o| o.1 == HintKind::YCycle));
             assert_eq!(outcome(screened.best(b)), expected, "{puzzle}");
+            // The last screen (the XY pass's, of the whole board) left no link out.
+            let s = &screened;
+            assert!(
+                links_stay_in(&s.active, &s.table, &s.lengths, &s.screened_in),
+                "{puzzle}: a link leaves the screened potentials"
+            );
         });
         assert!(
             boards > 500 && xy > 50 && y > 10,
