@@ -202,8 +202,8 @@ pub struct Chains {
     /// What each potential reaches over the XY pass's links: a forcing chain from a
     /// source that cannot reach its opposite finds nothing, so it is not searched.
     reach: Reach,
-    /// The potentials some link of the XY pass leads to: a cycle through a start that
-    /// nothing leads to cannot close.
+    /// The ons (the starts) some link of the pass screened leads to: a cycle through a
+    /// start that nothing leads to cannot close. Only an off's links lead to an on.
     entered: PotSet,
     /// For each component of `reach`, whether a cycle inside it could remove anything:
     /// a cycle's potentials all lie in one component, and it removes a value only from
@@ -701,7 +701,13 @@ impl Chains {
         let whole = within.is_none();
         for i in 0..self.active.len() {
             let p = self.active[i];
-            for j in self.successors(b, p, pass) {
+            // Every potential's links are listed (the closure below reads them); only
+            // an off's lead to ons.
+            let links = self.successors(b, p, pass);
+            if is_on(p) {
+                continue;
+            }
+            for j in links {
                 let q = self.table[j];
                 if whole || self.screened_in.has(q) {
                     self.entered.add(q);
